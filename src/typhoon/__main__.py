@@ -1,0 +1,3 @@
+from typhoon.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,110 @@
+"""Set-up (seed 002, "Starting the game").
+
+The Soviet player puts one half-strength army on each hammer-and-sickle hex (never 1st Shock
+Army; which army goes where is his choice and does not matter to play); the armies left over
+are eliminated units, available as replacements. Then the German player puts one
+full-strength unit on each cross, his choice of unit per hex.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+from typhoon.errors import DataError, IllegalActionError
+from typhoon.events import Event
+from typhoon.games.bfm.actions import Action, Place, SetupStandard
+from typhoon.games.bfm.flow import end_phase
+from typhoon.games.bfm.rules import GERMAN, SIDE_NAMES, Rules
+from typhoon.games.bfm.state import State
+
+SETUP_STANDARD = SetupStandard()
+
+
+def setup_units(rules: Rules, side: int) -> tuple[int, ...]:
+    """Units a side may put on the map in set-up."""
+    return tuple(u for u in rules.side_units[side] if u != rules.first_shock)
+
+
+@lru_cache(maxsize=8)
+def standard_setup(rules: Rules) -> dict[int, tuple[tuple[int, int], ...]]:
+    """side -> ((unit, hex), ...) of the quick-start arrangement, validated against the map."""
+    raw = json.loads(
+        resources.files("typhoon.games.bfm").joinpath("data", "standard_setup.json").read_text("utf-8")
+    )
+    try:
+        ed = raw[rules.edition]
+    except KeyError:
+        raise DataError(f"standard_setup.json has no arrangement for {rules.edition}") from None
+    out: dict[int, tuple[tuple[int, int], ...]] = {}
+    for side in (0, 1):
+        name = SIDE_NAMES[side]
+        pairs = []
+        for hid, uid in ed[name].items():
+            if uid not in rules.unit_index or rules.units[rules.unit_index[uid]].side != side:
+                raise DataError(f"standard_setup.json: {uid} is not a {name} unit")
+            if hid not in rules.map.grid or rules.map.idx(hid) not in rules.map.setup[name]:
+                raise DataError(f"standard_setup.json: {hid} is not a {name} set-up hex")
+            pairs.append((rules.unit_index[uid], rules.map.idx(hid)))
+        if sorted(h for _, h in pairs) != list(rules.map.setup[name]):
+            raise DataError(f"standard_setup.json: {name} arrangement does not fill every set-up hex")
+        if len({u for u, _ in pairs}) != len(pairs):
+            raise DataError(f"standard_setup.json: a {name} unit is placed twice")
+        out[side] = tuple(pairs)
+    return out
+
+
+def legal(s: State) -> list[Action]:
+    rules = s.rules
+    side = s.side
+    name = SIDE_NAMES[side]
+    units = [u for u in setup_units(rules, side) if not (s.done >> u) & 1]
+    hexes = [h for h in rules.map.setup[name] if s.at[h] < 0]
+    out: list[Action] = []
+    if not s.done:
+        out.append(SETUP_STANDARD)
+    ids = rules.map.grid.ids
+    for u in units:
+        uid = rules.units[u].id
+        for h in hexes:
+            out.append(Place(uid, ids[h]))
+    return out
+
+
+def apply(s: State, a: Action, events: list[Event]) -> None:
+    rules = s.rules
+    side = s.side
+    name = SIDE_NAMES[side]
+    if isinstance(a, SetupStandard):
+        if s.done:
+            raise IllegalActionError("the standard set-up is only possible before any unit is placed")
+        for u, h in standard_setup(rules)[side]:
+            _place(s, u, h)
+        events.append(Event("setup", f"{name.capitalize()} standard set-up placed.", {"side": name}))
+    elif isinstance(a, Place):
+        u = rules.unit_index.get(a.unit, -1)
+        if u < 0 or u not in setup_units(rules, side):
+            raise IllegalActionError(f"{a.unit} is not a {name} unit that can be set up")
+        if (s.done >> u) & 1:
+            raise IllegalActionError(f"{a.unit} is already placed")
+        h = rules.map.grid.index.get(a.hex, -1)
+        if h < 0 or h not in rules.map.setup[name]:
+            raise IllegalActionError(f"{a.hex} is not a {name} set-up hex")
+        if s.at[h] >= 0:
+            raise IllegalActionError(f"{a.hex} already holds a unit")
+        _place(s, u, h)
+        events.append(
+            Event("setup", f"{rules.units[u].name} set up in {a.hex}.", {"unit": a.unit, "hex": a.hex})
+        )
+    else:
+        raise IllegalActionError(f"{type(a).__name__} is not a set-up action")
+    if all(s.at[h] >= 0 for h in rules.map.setup[name]):
+        end_phase(s, events)
+
+
+def _place(s: State, u: int, h: int) -> None:
+    s.steps[u] = 2 if s.rules.units[u].side == GERMAN else 1
+    s.put(u, h)
+    s.done |= 1 << u
+    s.take_cities(s.rules.units[u].side, 1 << h)

@@ -1,0 +1,245 @@
+"""A game map: terrain per hex, hexside features, rail links, cities and edges.
+
+Loaded from a JSON data file and validated on load; immutable afterwards. Hex sets are kept
+both as sorted index tuples (for iteration) and as Python-int bitsets (for the hot path).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from typhoon.errors import DataError
+from typhoon.hexgrid import HexGrid, parse_hex_id
+
+SIDES = ("german", "soviet")
+
+
+@dataclass(frozen=True)
+class City:
+    hex: int
+    name: str
+    initial_control: str
+
+
+class HexMap:
+    """One edition's map. Build with :meth:`load` or :meth:`from_dict`."""
+
+    def __init__(self, data: Mapping[str, Any], *, origin: str = "<data>"):
+        self.origin = origin
+        try:
+            self._build(data)
+        except DataError as exc:
+            raise DataError(f"{origin}: {exc}") from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DataError(f"{origin}: malformed map data ({type(exc).__name__}: {exc})") from None
+
+    @classmethod
+    def load(cls, path: str | Path) -> HexMap:
+        p = Path(path)
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise DataError(f"cannot read map file {p}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{p}: not valid JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise DataError(f"{p}: a map file holds one JSON object")
+        return cls(data, origin=p.name)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HexMap:
+        return cls(data)
+
+    # -- construction and validation -------------------------------------------------------
+
+    def _hexes(self, field: str, values: Any) -> tuple[int, ...]:
+        if not isinstance(values, list):
+            raise DataError(f"'{field}' must be a list of hex ids")
+        out = []
+        for v in values:
+            out.append(self._hex(field, v))
+        if len(set(out)) != len(out):
+            raise DataError(f"'{field}' lists a hex twice")
+        return tuple(sorted(out))
+
+    def _hex(self, field: str, value: Any) -> int:
+        if not isinstance(value, str):
+            raise DataError(f"'{field}': hex id must be a string, not {value!r}")
+        try:
+            parse_hex_id(value)
+        except ValueError:
+            raise DataError(f"'{field}': {value!r} is not a CCRR hex id") from None
+        if value not in self.grid:
+            raise DataError(f"'{field}': hex {value} is not on the {self.grid.count}-hex grid")
+        return self.grid.index[value]
+
+    def _pairs(self, field: str, values: Any) -> tuple[tuple[int, int], ...]:
+        if not isinstance(values, list):
+            raise DataError(f"'{field}' must be a list of hex pairs")
+        out = set()
+        for pair in values:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise DataError(f"'{field}': {pair!r} is not a pair of hex ids")
+            a, b = self._hex(field, pair[0]), self._hex(field, pair[1])
+            if not self.grid.adjacent(a, b):
+                raise DataError(f"'{field}': {pair[0]} and {pair[1]} are not adjacent")
+            key = (min(a, b), max(a, b))
+            if key in out:
+                raise DataError(f"'{field}': hexside {pair[0]}|{pair[1]} is listed twice")
+            out.add(key)
+        return tuple(sorted(out))
+
+    def _build(self, data: Mapping[str, Any]) -> None:
+        g = data["grid"]
+        self.grid = HexGrid(
+            int(g["columns"]),
+            int(g["rows_odd_columns"]),
+            int(g["rows_even_columns"]),
+            str(g.get("shifted_down", "even")),
+        )
+        grid = self.grid
+        self.source: str = str(data.get("source", ""))
+        self.edition: str = str(data.get("edition", ""))
+        self.forest = self._hexes("forest", data["forest"])
+        self.fortification = self._hexes("fortification", data["fortification"])
+        both = set(self.forest) & set(self.fortification)
+        if both:
+            raise DataError(f"hex {grid.ids[min(both)]} is both forest and fortification")
+        cities = data["cities"]
+        if not isinstance(cities, dict):
+            raise DataError("'cities' must map hex ids to city entries")
+        self.cities: tuple[City, ...] = tuple(
+            City(self._hex("cities", h), str(v["name"]), self._side("cities", v["control"]))
+            for h, v in sorted(cities.items())
+        )
+        names = [c.name for c in self.cities]
+        if len(set(names)) != len(names):
+            raise DataError("two cities share a name")
+        self.city_at: dict[int, int] = {c.hex: i for i, c in enumerate(self.cities)}
+        self.moscow = self._hexes("moscow", data["moscow"])
+        if not self.moscow:
+            raise DataError("the map needs a Moscow hex")
+        for h in self.moscow:
+            if h not in self.city_at:
+                raise DataError(f"Moscow hex {grid.ids[h]} is not a city")
+        self.major_cities = self._hexes("major_cities", data.get("major_cities", []))
+        for h in self.major_cities:
+            if h not in self.city_at:
+                raise DataError(f"major city hex {grid.ids[h]} is not a city")
+        self.rivers = self._pairs("rivers", data["rivers"])
+        self.rail = self._pairs("rail", data["rail"])
+        exits = data.get("rail_exits", [])
+        self.rail_exits: tuple[tuple[int, str], ...] = tuple(
+            (self._hex("rail_exits", e[0]), str(e[1])) for e in exits
+        )
+        setup = data["setup"]
+        self.setup: dict[str, tuple[int, ...]] = {
+            side: self._hexes(f"setup.{side}", setup[side]) for side in SIDES
+        }
+        if set(self.setup["german"]) & set(self.setup["soviet"]):
+            raise DataError("a hex is a set-up hex of both sides")
+        edges = data["edges"]
+        self.edges: dict[str, tuple[int, ...]] = {
+            side: self._hexes(f"edges.{side}", edges[side]) for side in SIDES
+        }
+        for side in SIDES:
+            for h in self.edges[side]:
+                c, r = grid.coords[h]
+                on_border = len(grid.neighbours[h]) < 6
+                if not on_border:
+                    raise DataError(f"{side} edge hex {grid.ids[h]} is not on the map border")
+        # Derived tables for the hot path.
+        self.forest_mask = grid.mask(self.forest)
+        self.fortification_mask = grid.mask(self.fortification)
+        self.city_mask = grid.mask(c.hex for c in self.cities)
+        self.moscow_mask = grid.mask(self.moscow)
+        self.major_city_mask = grid.mask(self.major_cities)
+        self.edge_mask = {side: grid.mask(self.edges[side]) for side in SIDES}
+        self.setup_mask = {side: grid.mask(self.setup[side]) for side in SIDES}
+        river = [0] * grid.size
+        for a, b in self.rivers:
+            river[a] |= 1 << b
+            river[b] |= 1 << a
+        # river_mask[h]: neighbours of h across a river hexside.
+        self.river_mask: tuple[int, ...] = tuple(river)
+        rail_adj: list[list[int]] = [[] for _ in range(grid.size)]
+        for a, b in self.rail:
+            rail_adj[a].append(b)
+            rail_adj[b].append(a)
+        self.rail_neighbours: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(x)) for x in rail_adj)
+        self.rail_mask = grid.mask(h for h in range(grid.size) if rail_adj[h])
+        # Movement cost of entering each hex in a normal movement phase.
+        self.move_cost: tuple[int, ...] = tuple(
+            2 if (self.forest_mask >> h) & 1 else 1 for h in range(grid.size)
+        )
+
+    @staticmethod
+    def _side(field: str, value: Any) -> str:
+        if value not in SIDES:
+            raise DataError(f"'{field}': side must be one of {SIDES}, not {value!r}")
+        return str(value)
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def idx(self, hid: str) -> int:
+        return self.grid.idx(hid)
+
+    def hid(self, index: int) -> str:
+        return self.grid.ids[index]
+
+    def is_forest(self, h: int) -> bool:
+        return (self.forest_mask >> h) & 1 == 1
+
+    def is_fortification(self, h: int) -> bool:
+        return (self.fortification_mask >> h) & 1 == 1
+
+    def is_moscow(self, h: int) -> bool:
+        return (self.moscow_mask >> h) & 1 == 1
+
+    def is_rail(self, h: int) -> bool:
+        return (self.rail_mask >> h) & 1 == 1
+
+    def river_between(self, a: int, b: int) -> bool:
+        return (self.river_mask[a] >> b) & 1 == 1
+
+    def city_name(self, h: int) -> str | None:
+        i = self.city_at.get(h)
+        return None if i is None else self.cities[i].name
+
+    def terrain_name(self, h: int) -> str:
+        """Short words for a hex: 'forest', 'clear, fortification, city Tula'."""
+        parts = ["forest" if self.is_forest(h) else "clear"]
+        if self.is_fortification(h):
+            parts.append("fortification")
+        name = self.city_name(h)
+        if name is not None:
+            parts.append(f"city {name}")
+        if self.is_rail(h):
+            parts.append("rail")
+        return ", ".join(parts)
+
+    def rail_components(self) -> list[set[int]]:
+        """Connected pieces of the rail network (as sets of hex indices)."""
+        seen: set[int] = set()
+        comps: list[set[int]] = []
+        for start in range(self.grid.size):
+            if start in seen or not self.rail_neighbours[start]:
+                continue
+            comp = {start}
+            todo = [start]
+            while todo:
+                h = todo.pop()
+                for n in self.rail_neighbours[h]:
+                    if n not in comp:
+                        comp.add(n)
+                        todo.append(n)
+            seen |= comp
+            comps.append(comp)
+        return comps
+
+    def hexes_of(self, ids: Iterable[str]) -> list[int]:
+        return [self.idx(h) for h in ids]
