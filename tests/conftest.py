@@ -1,0 +1,24 @@
+import os
+
+import pytest
+
+from typhoon.game import Game
+
+
+@pytest.fixture
+def started() -> Game:
+    """A GDW game after both standard set-ups: German panzer movement phase of turn 1."""
+    g = Game(seed=11)
+    g.play_text("setup standard")
+    g.play_text("setup standard")
+    return g
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Long soak runs only when asked for (make soak, or TYPHOON_SLOW=1).
+    if os.environ.get("TYPHOON_SLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow: set TYPHOON_SLOW=1 or run `make soak`")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
