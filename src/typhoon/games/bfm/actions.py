@@ -1,30 +1,33 @@
-"""Actions of Battle for Moscow: small frozen values, one class per kind of decision.
+"""Actions of Battle for Moscow: small immutable values, one class per kind of decision.
 
 Units are named by their counter id ("XXIV", "16A", "1SA") and hexes by CCRR id ("0204"), so
 an action means the same thing in every edition and reads well in a record. The text notation
 is in :mod:`typhoon.games.bfm.notation`.
+
+Actions are named tuples (cheap to make: the engine builds hundreds per phase) whose last field
+``kind`` is fixed per class, so actions of different kinds never compare equal.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class SetupStandard:
+class SetupStandard(NamedTuple):
     """Place the whole side's set-up in the standard arrangement (quick start)."""
 
+    kind: str = "setupstandard"
 
-@dataclass(frozen=True, slots=True)
-class Place:
+
+class Place(NamedTuple):
     """Set-up: put a unit on one of its side's set-up hexes."""
 
     unit: str
     hex: str
+    kind: str = "place"
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """Move a unit from ``src`` to ``dst``. ``via`` lists the enemy-held cities it passes
     through on the way (and so takes), in hex order; the destination is not repeated there."""
 
@@ -32,86 +35,88 @@ class Move:
     src: str
     dst: str
     via: tuple[str, ...] = ()
+    kind: str = "move"
 
 
-@dataclass(frozen=True, slots=True)
-class Attack:
+class Attack(NamedTuple):
     """Combat declaration: ``unit`` will attack the enemy unit in ``target``."""
 
     unit: str
     target: str
+    kind: str = "attack"
 
 
-@dataclass(frozen=True, slots=True)
-class End:
+class End(NamedTuple):
     """Finish the current step: end a movement or replacement phase, or close the
     combat declarations (battles are then resolved)."""
 
+    kind: str = "end"
 
-@dataclass(frozen=True, slots=True)
-class Resolve:
+
+class Resolve(NamedTuple):
     """Resolve the declared battle against the unit in ``target`` next."""
 
     target: str
+    kind: str = "resolve"
 
 
-@dataclass(frozen=True, slots=True)
-class Roll:
+class Roll(NamedTuple):
     """Chance: the die roll of the battle being resolved."""
 
     die: int
+    kind: str = "roll"
 
 
-@dataclass(frozen=True, slots=True)
-class Lose:
+class Lose(NamedTuple):
     """Take one step loss from an attacking unit (AL, or the attacker's part of EX)."""
 
     unit: str
+    kind: str = "lose"
 
 
-@dataclass(frozen=True, slots=True)
-class Retreat:
+class Retreat(NamedTuple):
     """Retreat the defender along ``path`` (hexes entered, last is where it ends)."""
 
     path: tuple[str, ...]
+    kind: str = "retreat"
 
 
-@dataclass(frozen=True, slots=True)
-class StandFast:
+class StandFast(NamedTuple):
     """VPG: the defender in a major city takes a step loss instead of retreating (True),
     or retreats (False)."""
 
     accept: bool
+    kind: str = "standfast"
 
 
-@dataclass(frozen=True, slots=True)
-class Advance:
+class Advance(NamedTuple):
     """After combat: ``unit`` advances into the defender's vacated hex, or none does (None)."""
 
     unit: str | None
+    kind: str = "advance"
 
 
-@dataclass(frozen=True, slots=True)
-class Rebuild:
+class Rebuild(NamedTuple):
     """Replacement: return an eliminated unit at half strength on ``hex``."""
 
     unit: str
     hex: str
+    kind: str = "rebuild"
 
 
-@dataclass(frozen=True, slots=True)
-class Restore:
+class Restore(NamedTuple):
     """Replacement: bring a half-strength unit back to full strength."""
 
     unit: str
+    kind: str = "restore"
 
 
-@dataclass(frozen=True, slots=True)
-class Reinforce:
+class Reinforce(NamedTuple):
     """Place a free reinforcement (VPG: 1st Shock Army on turn 4) on ``hex``."""
 
     unit: str
     hex: str
+    kind: str = "reinforce"
 
 
 Action = (

@@ -27,6 +27,7 @@ from typhoon.errors import IllegalActionError
 from typhoon.events import Event
 from typhoon.games.bfm.actions import END, Action, End, Move
 from typhoon.games.bfm.flow import end_phase
+from typhoon.games.bfm.rules import Rules
 from typhoon.games.bfm.state import State
 from typhoon.hexgrid import bits
 from typhoon.mechanics.movement import adjacent_moves, reach, reach_on_grid
@@ -81,14 +82,14 @@ class UnitMoves:
 
     __slots__ = ("moves", "dsts", "dmask", "filtered", "_by_key")
 
-    def __init__(self, moves: list[Move], dsts: list[int], start: int):
+    def __init__(self, moves: list[Move], dsts: list[int], start: int, dmask: int = -1):
         self.moves = moves
         self.dsts = dsts
-        dmask = 0
-        for d in dsts:
-            if d != start:
+        if dmask < 0:
+            dmask = 0
+            for d in dsts:
                 dmask |= 1 << d
-        self.dmask = dmask  # destinations other than the unit's own hex
+        self.dmask = dmask & ~(1 << start)  # destinations other than the unit's own hex
         # Moves left once the destinations in a bitset are excluded (memoised by bitset).
         self.filtered: dict[int, list[Move]] = {0: moves}
         self._by_key: dict[tuple[str, tuple[str, ...]], Move] | None = None
@@ -133,43 +134,89 @@ def options(s: State, u: int) -> UnitMoves:
         return got
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
-    found: list[tuple[int, int]] = []
-    if rail:
-        for dst, seen in reach(
-            start,
-            allowance,
-            m.rail_neighbours,
-            _ones(grid.size),
-            facts["enemy_occ"],
-            facts["enemy_zoc"],
-            notable,
-        ):
-            found.append((dst, seen & ~(1 << dst)))
-    elif mud:
-        found.extend((d, 0) for d, _ in adjacent_moves(start, grid.neighbours, facts["enemy_occ"], 0))
+    # Per (unit, start): destination -> Move without via, and (destination, via) -> Move.
+    plain, with_via = _interned(rules, u, start)
+    moves: list[Move] = []
+    dsts: list[int] = []
+    dmask = -1
+    if rail or mud:
+        if rail:
+            found = reach(
+                start,
+                allowance,
+                m.rail_neighbours,
+                _ones(grid.size),
+                facts["enemy_occ"],
+                facts["enemy_zoc"],
+                notable,
+            )
+            pairs = sorted({(dst, seen & ~(1 << dst)) for dst, seen in found})
+        else:
+            pairs = sorted((d, 0) for d, _ in adjacent_moves(start, grid.neighbours, facts["enemy_occ"], 0))
+        for dst, via_mask in pairs:
+            moves.append(_move(rules, u, start, dst, via_mask, plain, with_via))
+            dsts.append(dst)
     else:
         layers = reach_on_grid(
             start, allowance, grid.expand, m.forest_mask, facts["enemy_occ"], facts["enemy_zoc"], notable
         )
-        for seen, dests in layers.items():
-            found.extend((d, seen & ~(1 << d)) for d in bits(dests))
-    found = sorted(set(found))
-    intern = _INTERN.setdefault(rules, {})
-    moves = []
-    for dst, via_mask in found:
-        k = (u, start, dst, via_mask)
-        mv = intern.get(k)
-        if mv is None:
+        if len(layers) <= 1 and 0 in layers or not layers:
+            # Common case: no city to take on the way; destinations come out in hex order.
+            dest = dmask = layers.get(0, 0)
             ids = grid.ids
-            via = tuple(ids[h] for h in bits(via_mask)) if via_mask else ()
-            mv = intern[k] = Move(rules.units[u].id, ids[start], ids[dst], via)
-        moves.append(mv)
-    got = cache[u] = memo[key] = UnitMoves(moves, [d for d, _ in found], start)
+            uid = rules.units[u].id
+            src = ids[start]
+            while dest:
+                low = dest & -dest
+                dst = low.bit_length() - 1
+                dest ^= low
+                moves.append(Move(uid, src, ids[dst]))
+                dsts.append(dst)
+        else:
+            pairs = sorted({(d, seen & ~(1 << d)) for seen, dm in layers.items() for d in bits(dm)})
+            for dst, via_mask in pairs:
+                moves.append(_move(rules, u, start, dst, via_mask, plain, with_via))
+                dsts.append(dst)
+    got = cache[u] = memo[key] = UnitMoves(moves, dsts, start, dmask)
     return got
 
 
-# Rules -> Move objects by (unit, start, destination, via bitset): each is made once.
-_INTERN: dict[object, dict[tuple[int, int, int, int], Move]] = {}
+def _interned(rules: object, u: int, start: int) -> tuple[dict[int, Move], dict[tuple[int, int], Move]]:
+    table = _INTERN.get(rules)
+    if table is None:
+        table = _INTERN[rules] = {}
+    got = table.get((u, start))
+    if got is None:
+        got = table[(u, start)] = ({}, {})
+    return got
+
+
+def _move(
+    rules: Rules,
+    u: int,
+    start: int,
+    dst: int,
+    via_mask: int,
+    plain: dict[int, Move],
+    with_via: dict[tuple[int, int], Move],
+) -> Move:
+    """The one Move object for this unit, start, destination and via (each is made once)."""
+    if not via_mask:
+        mv = plain.get(dst)
+        if mv is None:
+            ids = rules.map.grid.ids
+            mv = plain[dst] = Move(rules.units[u].id, ids[start], ids[dst], ())
+        return mv
+    mv = with_via.get((dst, via_mask))
+    if mv is None:
+        ids = rules.map.grid.ids
+        via = tuple(ids[h] for h in bits(via_mask))
+        mv = with_via[(dst, via_mask)] = Move(rules.units[u].id, ids[start], ids[dst], via)
+    return mv
+
+
+# Rules -> (unit, start) -> the Move objects made so far (see ``_move``).
+_INTERN: dict[object, dict[tuple[int, int], tuple[dict[int, Move], dict[tuple[int, int], Move]]]] = {}
 # Rules -> memo of unit moves by surroundings (see ``options``); bounded, cleared when full.
 _MEMO: dict[object, dict[tuple[object, ...], UnitMoves]] = {}
 _MEMO_LIMIT = 50_000
