@@ -1,40 +1,47 @@
 # Two commands for a fresh machine:
-#   make play   install into .venv and start Typhoon
-#   make test   install into .venv (with test tools) and run every check and test
+#   make play   install Typhoon into .venv and start it
+#   make test   install Typhoon with the test tools into .venv and run every check and test
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.typhoon-installed
+CORE := $(VENV)/.installed-core
+FULL := $(VENV)/.installed-full
 
 .PHONY: play test lint typecheck unit soak bench clean install
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+
+$(CORE): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e .
+	touch $(CORE)
+
+$(FULL): pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install --quiet -e '.[dev,rl]'
-	touch $(STAMP)
+	touch $(FULL) $(CORE)
 
-install: $(STAMP)
+install: $(FULL)
 
-play: $(STAMP)
+play: $(CORE)
 	$(PY) -m typhoon play
 
-test: $(STAMP) lint typecheck unit
+test: lint typecheck unit
 
-lint: $(STAMP)
+lint: $(FULL)
 	$(PY) -m ruff check src tests tools benchmarks
 	$(PY) -m ruff format --check src tests tools benchmarks
 
-typecheck: $(STAMP)
+typecheck: $(FULL)
 	$(PY) -m mypy
 
-unit: $(STAMP)
+unit: $(FULL)
 	$(PY) -m pytest
 
-soak: $(STAMP)
+soak: $(FULL)
 	$(PY) -m typhoon soak --games 2000
 
-bench: $(STAMP)
+bench: $(CORE)
 	$(PY) -m typhoon bench
 
 clean:
