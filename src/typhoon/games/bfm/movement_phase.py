@@ -170,7 +170,9 @@ def options(s: State, u: int) -> UnitMoves:
                 low = dest & -dest
                 dst = low.bit_length() - 1
                 dest ^= low
-                moves.append(Move(uid, src, ids[dst]))
+                # tuple.__new__ skips Move's generated __new__ (this loop is the engine's
+                # hottest: every unit's destinations, every phase).
+                moves.append(_tuple_new(Move, (uid, src, ids[dst], (), "move")))
                 dsts.append(dst)
         else:
             pairs = sorted({(d, seen & ~(1 << d)) for seen, dm in layers.items() for d in bits(dm)})
@@ -223,6 +225,7 @@ _MEMO_LIMIT = 50_000
 
 
 _ONES: dict[int, tuple[int, ...]] = {}
+_tuple_new = tuple.__new__
 
 
 def _ones(n: int) -> tuple[int, ...]:
