@@ -385,7 +385,7 @@ def apply(s: State, a: Action, events: list[Event]) -> None:
     if s.stack >= 0 and u != s.stack:
         raise IllegalActionError(f"{rules.units[s.stack].name} must first move off the hex it shares")
     if not movable(s, u):
-        raise IllegalActionError(_why_not_movable(s, u))
+        raise IllegalActionError(why_not_movable(s, u))
     grid = rules.map.grid
     if a.src != grid.ids[s.loc[u]]:
         raise IllegalActionError(f"{a.unit} is in {grid.ids[s.loc[u]]}, not {a.src}")
@@ -447,7 +447,8 @@ def _do_move(s: State, u: int, start: int, dst: int, m: Move, z: int, events: li
         s._cache = {}  # the cities a move can take have changed
 
 
-def _why_not_movable(s: State, u: int) -> str:
+def why_not_movable(s: State, u: int) -> str:
+    """In words, why unit ``u`` cannot move now (for front ends)."""
     rules = s.rules
     spec = rules.phases[s.phase]
     name = rules.units[u].name

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from typhoon.games.bfm.rules import GERMAN, SOVIET, Rules
+from typhoon.games.bfm.rules import GERMAN, SOVIET, PhaseSpec, Rules
 
 CHANCE = -1
 TERMINAL = -2
@@ -161,7 +161,7 @@ class State:
     # -- reading the position ---------------------------------------------------------------
 
     @property
-    def phase_spec(self):  # type: ignore[no-untyped-def]
+    def phase_spec(self) -> PhaseSpec:
         return self.rules.phases[self.phase]
 
     @property
