@@ -78,11 +78,29 @@ def apply(s: State, a: Action) -> tuple[State, list[Event]]:
         raise IllegalActionError(f"not an action: {a!r}")
     if s.result is not None:
         raise IllegalActionError("the game is over")
+    # The legal list is the definition of legality (it is exact); the phase code's own checks
+    # only supply the reason in words.
+    acts = legal_actions(s)
+    try:
+        a = acts[acts.index(a)]  # the engine's own object: equal values of other types (3.0) end here
+    except ValueError:
+        raise IllegalActionError(_why_illegal(s, a)) from None
     t = s.copy()
     events: list[Event] = []
     _PHASES[t.rules.phases[t.phase].kind].apply(t, a, events)
     _play_forced(t, events)
     return t, events
+
+
+def _why_illegal(s: State, a: Action) -> str:
+    t = s.copy()
+    try:
+        _PHASES[t.rules.phases[t.phase].kind].apply(t, a, [])
+    except IllegalActionError as exc:
+        return str(exc)
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError):
+        return f"malformed action: {a!r}"
+    return f"{type(a).__name__} is not legal in this position"
 
 
 def apply_unchecked(s: State, a: Action) -> State:

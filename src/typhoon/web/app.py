@@ -1,0 +1,360 @@
+"""The Starlette application: JSON API under ``/api``, the browser client under ``/`` and ``/g/ID``.
+
+See docs/API.md for every route. Errors are JSON ``{"error": message, ...}`` with the status
+telling what went wrong: 400 malformed request, 403 not your side (or not your game), 404
+unknown game, 409 stale position (with the current one), 422 an action or preview the rules
+refuse, 500 a server fault.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from typhoon.record import MAX_RECORD_BYTES
+from typhoon.web.service import ApiError, GameService
+from typhoon.web.storage import Store
+
+log = logging.getLogger("typhoon.web")
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 64_000  # JSON requests (records are uploaded separately)
+MAX_WAIT = 30.0  # seconds a long poll may wait
+POLL_TICK = 0.025  # how often a waiting long poll looks at the game's version
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+PAGE_HEADERS = {
+    "Cache-Control": "no-cache",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+class _Static(StaticFiles):
+    """Static files, revalidated on every load (so a new version of the client is picked up)."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        resp = super().file_response(*args, **kwargs)
+        resp.headers.update(PAGE_HEADERS)
+        return resp
+
+
+def default_data_dir() -> Path:
+    return Path("data")
+
+
+def _truthy(v: str | None) -> bool:
+    return v is not None and v.lower() in ("1", "true", "yes", "on")
+
+
+def _token(request: Request, body: dict[str, Any] | None = None) -> str | None:
+    t = request.headers.get("x-typhoon-token")
+    if not t and body is not None and isinstance(body.get("token"), str):
+        t = body["token"]
+    if not t:
+        t = request.query_params.get("token")
+    return t or None
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ApiError(400, f"the request body is larger than {MAX_BODY} bytes")
+    if not raw.strip():
+        raise ApiError(400, "the request body is empty; send a JSON object")
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ApiError(400, f"the request body is not valid JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    return body
+
+
+def _int_param(value: Any, name: str, *, required: bool = True) -> int | None:
+    if value is None or value == "":
+        if required:
+            raise ApiError(400, f"'{name}' is required")
+        return None
+    if isinstance(value, bool):
+        raise ApiError(400, f"'{name}' must be an integer")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ApiError(400, f"'{name}' must be an integer, not {value!r}") from None
+
+
+def create_app(
+    data_dir: str | Path | None = None, *, ai_delay: float = 0.0, resume: bool = True
+) -> Starlette:
+    """The web app storing its games in ``data_dir`` (default ./data)."""
+    store = Store(data_dir if data_dir is not None else default_data_dir())
+    service = GameService(store, ai_delay=ai_delay)
+
+    # -- pages ------------------------------------------------------------------------------
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+
+    async def game_page(request: Request) -> Response:
+        return FileResponse(STATIC / "game.html", headers=PAGE_HEADERS)
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    # -- API --------------------------------------------------------------------------------
+
+    async def meta(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(service.meta))
+
+    async def list_games(request: Request) -> Response:
+        return JSONResponse({"games": await run_in_threadpool(service.list_games)})
+
+    async def create_game(request: Request) -> Response:
+        body = await _json_body(request)
+        out = await run_in_threadpool(service.create, body)
+        return JSONResponse(out, status_code=201)
+
+    async def get_game(request: Request) -> Response:
+        gid = request.path_params["gid"]
+        q = request.query_params
+        after = _int_param(q.get("after"), "after", required=False)
+        wait = min(float(_int_param(q.get("wait"), "wait", required=False) or 0), MAX_WAIT)
+        s = await run_in_threadpool(service.session, gid)
+        if after is not None and wait > 0:
+            deadline = time.monotonic() + wait
+            while s.row.version == after and time.monotonic() < deadline:
+                await asyncio.sleep(POLL_TICK)
+                if await request.is_disconnected():
+                    return Response(status_code=204)
+        out = await run_in_threadpool(
+            service.view,
+            gid,
+            _token(request),
+            svg=_truthy(q.get("svg")),
+            numbers=_truthy(q.get("numbers")),
+            legal=_truthy(q.get("legal")),
+        )
+        return JSONResponse(out)
+
+    async def legal(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(service.legal, request.path_params["gid"]))
+
+    async def preview(request: Request) -> Response:
+        q = request.query_params
+        target = q.get("target")
+        if not target:
+            raise ApiError(400, "'target' (the defender's hex) is required")
+        attackers = [a for a in (q.get("attackers") or "").split(",") if a]
+        return JSONResponse(
+            await run_in_threadpool(service.preview, request.path_params["gid"], target, attackers)
+        )
+
+    async def actions(request: Request) -> Response:
+        gid = request.path_params["gid"]
+        await run_in_threadpool(service.session, gid)  # 404 before anything else
+        body = await _json_body(request)
+        texts: list[str]
+        if "actions" in body:
+            texts = body["actions"]
+            if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+                raise ApiError(400, "'actions' must be a list of action texts")
+        elif "action" in body:
+            if not isinstance(body["action"], str):
+                raise ApiError(400, "'action' must be a string such as 'move XXIV 0409-0608'")
+            texts = [body["action"]]
+        else:
+            raise ApiError(400, "give 'action' (one action text) or 'actions' (a list)")
+        seen = _int_param(body.get("seen"), "seen")
+        assert seen is not None
+        out = await run_in_threadpool(
+            service.act,
+            gid,
+            _token(request, body),
+            texts,
+            seen,
+            svg=bool(body.get("svg")),
+            legal=bool(body.get("legal")),
+        )
+        return JSONResponse(out)
+
+    async def undo(request: Request) -> Response:
+        gid = request.path_params["gid"]
+        await run_in_threadpool(service.session, gid)
+        body = await _json_body(request)
+        seen = _int_param(body.get("seen"), "seen")
+        assert seen is not None
+        out = await run_in_threadpool(
+            service.undo,
+            gid,
+            _token(request, body),
+            seen,
+            svg=bool(body.get("svg")),
+            legal=bool(body.get("legal")),
+        )
+        return JSONResponse(out)
+
+    async def record(request: Request) -> Response:
+        gid = request.path_params["gid"]
+        text = await run_in_threadpool(service.record_text, gid)
+        return PlainTextResponse(
+            text,
+            headers={"Content-Disposition": f'attachment; filename="typhoon-{gid}.txt"'},
+        )
+
+    async def game_log(request: Request) -> Response:
+        return JSONResponse({"log": await run_in_threadpool(service.full_log, request.path_params["gid"])})
+
+    async def replay(request: Request) -> Response:
+        q = request.query_params
+        step = _int_param(q.get("step"), "step", required=False)
+        out = await run_in_threadpool(
+            service.replay_step, request.path_params["gid"], step, numbers=_truthy(q.get("numbers"))
+        )
+        return JSONResponse(out)
+
+    async def map_svg(request: Request) -> Response:
+        q = request.query_params
+        step = _int_param(q.get("step"), "step", required=False)
+        out = await run_in_threadpool(
+            service.replay_step, request.path_params["gid"], step, numbers=_truthy(q.get("numbers"))
+        )
+        return Response(out["svg"], media_type="image/svg+xml")
+
+    async def upload(request: Request) -> Response:
+        ctype = request.headers.get("content-type", "")
+        params: dict[str, Any] = {}
+        text: str | None = None
+        if ctype.startswith("multipart/form-data"):
+            try:
+                form = await request.form(max_files=1, max_fields=20)
+            except Exception as exc:  # malformed multipart
+                raise ApiError(400, f"cannot read the uploaded form: {exc}") from None
+            f = form.get("file") or form.get("record")
+            if f is None:
+                raise ApiError(400, "the form has no 'file' field holding the record")
+            if isinstance(f, str):
+                raw = f.encode("utf-8")
+            else:
+                raw = await f.read(MAX_RECORD_BYTES + 1)
+            for k in ("mode", "side", "level"):
+                v = form.get(k)
+                if isinstance(v, str):
+                    params[k] = v
+            text = _decode_record(raw)
+        elif ctype.startswith("application/json"):
+            body = await _json_body_large(request)
+            if not isinstance(body.get("record"), str):
+                raise ApiError(400, "give the record's text as 'record'")
+            text = body["record"]
+            params = {k: body[k] for k in ("mode", "side", "level") if k in body}
+        else:
+            raw = await request.body()
+            if len(raw) > MAX_RECORD_BYTES:
+                raise ApiError(400, f"the record is larger than {MAX_RECORD_BYTES} bytes")
+            text = _decode_record(raw)
+            params = {
+                k: request.query_params[k] for k in ("mode", "side", "level") if k in request.query_params
+            }
+        if not text.strip():
+            raise ApiError(400, "the record is empty")
+        out = await run_in_threadpool(service.upload, text, params)
+        return JSONResponse(out, status_code=201)
+
+    # -- errors -----------------------------------------------------------------------------
+
+    async def api_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ApiError)
+        return JSONResponse({"error": exc.message, "status": exc.status, **exc.extra}, status_code=exc.status)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": exc.detail, "status": exc.status_code}, status_code=exc.status_code)
+        return PlainTextResponse(f"{exc.status_code} {exc.detail}", status_code=exc.status_code)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        log.exception("unexpected error on %s", request.url.path, exc_info=exc)
+        return JSONResponse(
+            {"error": f"server error: {type(exc).__name__}: {exc}", "status": 500}, status_code=500
+        )
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if resume:
+            await run_in_threadpool(service.resume)
+        try:
+            yield
+        finally:
+            await run_in_threadpool(service.close)
+            store.close()
+
+    g = "/api/games/{gid:str}"
+    routes = [
+        Route("/", index),
+        Route("/g/{gid:str}", game_page),
+        Route("/healthz", health),
+        Route("/api/meta", meta),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route(g, get_game),
+        Route(g + "/legal", legal),
+        Route(g + "/preview", preview),
+        Route(g + "/actions", actions, methods=["POST"]),
+        Route(g + "/undo", undo, methods=["POST"]),
+        Route(g + "/record", record),
+        Route(g + "/log", game_log),
+        Route(g + "/replay", replay),
+        Route(g + "/map.svg", map_svg),
+        Route("/api/records", upload, methods=["POST"]),
+        Mount("/static", _Static(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(GZipMiddleware, minimum_size=2000, compresslevel=5)],
+        exception_handlers={ApiError: api_error, HTTPException: http_error, Exception: server_error},
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.store = store
+    return app
+
+
+async def _json_body_large(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_RECORD_BYTES + 1000:
+        raise ApiError(400, f"the record is larger than {MAX_RECORD_BYTES} bytes")
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ApiError(400, f"the request body is not valid JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    return body
+
+
+def _decode_record(raw: bytes) -> str:
+    if len(raw) > MAX_RECORD_BYTES:
+        raise ApiError(400, f"the record is larger than {MAX_RECORD_BYTES} bytes")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ApiError(400, "the record is not UTF-8 text") from None

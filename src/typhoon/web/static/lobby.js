@@ -1,0 +1,166 @@
+// Typhoon lobby: start a game, load a record, list the games on this server.
+// Plain JavaScript, no build step. Every rule lives on the server.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let META = null;
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const k of kids) if (k !== null && k !== undefined) e.append(k);
+    return e;
+  }
+
+  async function api(method, path, body, isForm) {
+    const opts = { method, headers: {} };
+    if (body !== undefined) {
+      if (isForm) opts.body = body;
+      else { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
+    }
+    const r = await fetch(path, opts);
+    let data = null;
+    try { data = await r.json(); } catch (e) { data = null; }
+    if (!r.ok) throw new Error((data && data.error) || `${r.status} ${r.statusText}`);
+    return data;
+  }
+
+  function remember(id, token) {
+    try { localStorage.setItem("typhoon:token:" + id, token); } catch (e) { /* private mode */ }
+  }
+
+  function game() { return META.games[0]; }
+
+  function fillEditions() {
+    const g = game();
+    const sel = $("edition");
+    sel.innerHTML = "";
+    for (const ed of g.editions) {
+      sel.append(el("option", { value: ed.key, text: ed.title, selected: ed.key === g.default_edition }));
+    }
+    fillOptions();
+  }
+
+  function fillOptions() {
+    const ed = game().editions.find((e) => e.key === $("edition").value);
+    const box = $("options");
+    box.innerHTML = "";
+    for (const o of ed.options) {
+      const id = "opt-" + o.name;
+      const sel = el("select", { id, "data-option": o.name, "aria-describedby": id + "-note" });
+      for (const c of o.choices) sel.append(el("option", { value: c, text: c + (c === o.default ? " (default)" : ""), selected: c === o.default }));
+      box.append(el("div", { class: "opt" },
+        el("label", { for: id, text: o.name.replace(/_/g, " ") + " " }), sel,
+        el("div", { class: "note", id: id + "-note", text: o.note })));
+    }
+  }
+
+  function fillLevels() {
+    const sel = $("level");
+    sel.innerHTML = "";
+    for (const l of META.levels) sel.append(el("option", { value: l, text: l, selected: l === META.default_level }));
+  }
+
+  function mode() { return document.querySelector("input[name=mode]:checked").value; }
+
+  function showLinks(out) {
+    const box = $("links");
+    box.innerHTML = "";
+    const origin = location.origin;
+    if (out.mode === "remote") {
+      box.append(el("p", { text: "Two secret links: keep yours, send the other to your opponent. Anyone with a link plays that side." }));
+      for (const side of ["german", "soviet"]) {
+        const url = origin + out.links[side];
+        const id = "link-" + side;
+        box.append(el("div", { class: "row" },
+          el("label", { for: id, text: (side === out.side ? "Your link (" : "Opponent's link (") + side + ")" }),
+          el("input", { id, value: url, readonly: true, onfocus: (e) => e.target.select() })));
+      }
+      box.append(el("p", {}, el("a", { href: out.links[out.side], id: "open-mine", text: "Open my side now" })));
+      box.hidden = false;
+    }
+  }
+
+  async function submitNew(ev) {
+    ev.preventDefault();
+    $("new-error").textContent = "";
+    const options = {};
+    for (const s of document.querySelectorAll("#options select")) options[s.dataset.option] = s.value;
+    const body = { mode: mode(), side: $("side").value, level: $("level").value, edition: $("edition").value, options };
+    const seed = $("seed").value.trim();
+    if (seed !== "") body.seed = parseInt(seed, 10);
+    $("start").disabled = true;
+    try {
+      const out = await api("POST", "/api/games", body);
+      remember(out.id, out.token);
+      if (out.mode === "remote") { showLinks(out); listGames(); }
+      else location.href = Object.values(out.links)[0];
+    } catch (e) {
+      $("new-error").textContent = e.message;
+    } finally {
+      $("start").disabled = false;
+    }
+  }
+
+  async function submitUpload(ev) {
+    ev.preventDefault();
+    $("up-error").textContent = "";
+    const fd = new FormData($("upload"));
+    try {
+      const out = await api("POST", "/api/records", fd, true);
+      remember(out.id, out.token);
+      if (out.mode === "remote") { showLinks(out); listGames(); }
+      else location.href = Object.values(out.links)[0];
+    } catch (e) {
+      $("up-error").textContent = e.message;
+    }
+  }
+
+  async function listGames() {
+    const tbody = document.querySelector("#games tbody");
+    try {
+      const out = await api("GET", "/api/games");
+      tbody.innerHTML = "";
+      if (!out.games.length) tbody.append(el("tr", {}, el("td", { colspan: 6, text: "No games yet." })));
+      for (const g of out.games) {
+        let token = null;
+        try { token = localStorage.getItem("typhoon:token:" + g.id); } catch (e) { token = null; }
+        const href = "/g/" + g.id + (token ? "#t=" + token : "");
+        const ai = Object.entries(g.ai).map(([s, l]) => `${s} AI: ${l}`).join(", ");
+        tbody.append(el("tr", {},
+          el("td", { text: `${g.id} (${g.edition})` }),
+          el("td", { text: g.mode + (ai ? ` — ${ai}` : "") }),
+          el("td", { text: g.turn || "set-up" }),
+          el("td", { text: g.phase.replace(/_/g, " ") }),
+          el("td", { text: g.result || "in progress" }),
+          el("td", {}, el("a", { href, text: token ? "Continue" : "Watch / replay" }))));
+      }
+    } catch (e) {
+      tbody.innerHTML = "";
+      tbody.append(el("tr", {}, el("td", { colspan: 6, text: "Cannot list games: " + e.message })));
+    }
+  }
+
+  function syncMode() {
+    $("level-row").hidden = mode() !== "ai";
+  }
+
+  async function init() {
+    META = await api("GET", "/api/meta");
+    fillEditions();
+    fillLevels();
+    $("edition").addEventListener("change", fillOptions);
+    for (const r of document.querySelectorAll("input[name=mode]")) r.addEventListener("change", syncMode);
+    syncMode();
+    $("new-game").addEventListener("submit", submitNew);
+    $("upload").addEventListener("submit", submitUpload);
+    listGames();
+  }
+
+  init().catch((e) => { $("new-error").textContent = "Cannot reach the server: " + e.message; });
+})();

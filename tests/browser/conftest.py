@@ -1,0 +1,101 @@
+"""Real-browser fixtures: a uvicorn server in a thread on a free port, and Debian's Chromium
+driven headless by Playwright (never a downloaded browser).
+
+Outside CI the browser tests skip, saying why, when Chromium or Playwright is missing; in CI
+(``TYPHOON_CI=1``) that is a failure."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def _chromium() -> str | None:
+    for cand in (
+        os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+    ):
+        if cand and os.path.exists(cand):
+            return cand
+    return None
+
+
+def _unavailable(why: str) -> None:
+    if os.environ.get("TYPHOON_CI"):
+        pytest.fail(f"browser tests must run in CI: {why}")
+    pytest.skip(f"browser tests skipped: {why}")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    path = _chromium()
+    if path is None:
+        _unavailable("no Chromium found (set PLAYWRIGHT_CHROMIUM_EXECUTABLE or install Debian's chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright Python package is not installed")
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a live server (uvicorn in a thread) with its own data folder."""
+    import uvicorn
+
+    from typhoon.web.app import create_app
+
+    app = create_app(tmp_path_factory.mktemp("web-data"))
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
+    srv = uvicorn.Server(config)
+    th = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    th.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        if time.monotonic() > deadline:  # pragma: no cover
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        th.join(timeout=10)
+        sock.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
