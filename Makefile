@@ -1,5 +1,5 @@
 # Two commands for a fresh machine:
-#   make play   install Typhoon into .venv and start it
+#   make play   install Typhoon into .venv and start the browser game (prints the URL)
 #   make test   install Typhoon with the test tools into .venv and run every check and test
 PYTHON ?= python3
 VENV := .venv
@@ -24,7 +24,7 @@ $(FULL): pyproject.toml | $(VENV)/bin/python
 install: $(FULL)
 
 play: $(CORE)
-	$(PY) -m typhoon play
+	$(PY) -m typhoon serve
 
 test: lint typecheck unit
 

@@ -115,19 +115,19 @@ class Game:
 
     # -- undo -------------------------------------------------------------------------------
 
-    def can_undo(self) -> bool:
+    def can_undo(self, side: int | None = None) -> bool:
         """Undo takes back the last decision if it was made in the current phase and no die
-        has been rolled since."""
+        has been rolled since; with ``side``, only if that side made it."""
         if not self.history:
             return False
         last = self.history[-1]
-        if last.actor == CHANCE:
+        if last.actor == CHANCE or (side is not None and last.actor != side):
             return False
         before, now = last.before, self.state
         return bool(before.turn == now.turn and before.phase == now.phase and not now.is_terminal)
 
-    def undo(self) -> Entry:
-        if not self.can_undo():
+    def undo(self, side: int | None = None) -> Entry:
+        if not self.can_undo(side):
             raise IllegalActionError(
                 "nothing to undo in this phase (undo never crosses a die roll or a phase)"
             )

@@ -172,7 +172,7 @@ class Record:
                 self.game,
                 self.edition or None,
                 self.options,
-                seed=self.seed if self.seed is not None else 0,
+                seed=self.seed,  # None: a fresh seed, so the dice to come are not predictable
                 players=self.players,
                 date=self.date or None,
             )

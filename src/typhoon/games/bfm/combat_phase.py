@@ -144,7 +144,7 @@ def legal(s: State) -> list[Action]:
     if step == LOSS:
         return [Lose(s.rules.units[a].id) for a in cur.attackers if s.loc[a] >= 0]
     if step == RETREAT:
-        return [Retreat(tuple(ids[h] for h in p)) for p in _retreat_paths(s, cur.defender)]
+        return [Retreat(tuple(ids[h] for h in p)) for p in retreat_paths_of(s, cur.defender)]
     if step == ADVANCE:
         acts: list[Action] = [Advance(s.rules.units[a].id) for a in cur.attackers if s.loc[a] >= 0]
         acts.append(Advance(None))
@@ -175,7 +175,8 @@ def _legal_declare(s: State) -> list[Action]:
     return out
 
 
-def _retreat_paths(s: State, defender: int) -> list[tuple[int, ...]]:
+def retreat_paths_of(s: State, defender: int) -> list[tuple[int, ...]]:
+    """Every legal retreat path (hex indices) of ``defender`` in the position as it stands."""
     rules = s.rules
     grid = rules.map.grid
     side = rules.units[defender].side
@@ -442,7 +443,7 @@ def _attacker_loss(s: State, a: Lose, events: list[Event]) -> None:
 def _to_retreat(s: State, events: list[Event]) -> None:
     cur = s.cur
     assert cur is not None
-    if not _retreat_paths(s, cur.defender):
+    if not retreat_paths_of(s, cur.defender):
         _eliminate(s, cur.defender, events, "has no retreat path and is eliminated")
         _to_advance(s, events)
         return
@@ -458,7 +459,7 @@ def _retreat(s: State, a: Retreat, events: list[Event]) -> None:
         path = tuple(grid.index[h] for h in a.path)
     except KeyError:
         raise IllegalActionError(f"retreat path {'-'.join(a.path)} leaves the map") from None
-    if path not in _retreat_paths(s, cur.defender):
+    if path not in retreat_paths_of(s, cur.defender):
         raise IllegalActionError(f"{'-'.join(a.path)} is not a legal retreat path")
     d = cur.defender
     side = rules.units[d].side
@@ -471,7 +472,7 @@ def _retreat(s: State, a: Retreat, events: list[Event]) -> None:
         Event(
             "retreat",
             f"{rules.units[d].name} retreats {grid.ids[cur.hex]}-{'-'.join(a.path)}.",
-            {"unit": rules.units[d].id, "path": list(a.path)},
+            {"unit": rules.units[d].id, "from": grid.ids[cur.hex], "path": list(a.path)},
         )
     )
     _to_advance(s, events)
@@ -494,13 +495,14 @@ def _advance(s: State, a: Advance, events: list[Event]) -> None:
         u = _unit(rules, a.unit)
         if u not in cur.attackers or s.loc[u] < 0:
             raise IllegalActionError(f"{rules.units[u].name} is not a surviving attacker of this battle")
+        left = rules.map.grid.ids[s.loc[u]]
         s.relocate(u, cur.hex)
         s.take_cities(rules.units[u].side, 1 << cur.hex)
         events.append(
             Event(
                 "advance",
                 f"{rules.units[u].name} advances into {rules.map.grid.ids[cur.hex]}.",
-                {"unit": a.unit, "hex": rules.map.grid.ids[cur.hex]},
+                {"unit": a.unit, "from": left, "hex": rules.map.grid.ids[cur.hex]},
             )
         )
     else:

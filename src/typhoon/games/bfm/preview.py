@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from typhoon.errors import IllegalActionError
-from typhoon.games.bfm.combat_phase import Odds, _retreat_paths, compute_odds
+from typhoon.games.bfm.combat_phase import Odds, compute_odds, retreat_paths_of
 from typhoon.games.bfm.rules import RESULTS
 from typhoon.games.bfm.state import State
 
@@ -122,7 +122,7 @@ def preview_units(s: State, d: int, atk: Sequence[int]) -> BattlePreview:
     odds = compute_odds(s, d, tuple(atk))
     sixth = Fraction(1, 6)
     dspec = rules.units[d]
-    can_retreat = bool(_retreat_paths(s, d))
+    can_retreat = bool(retreat_paths_of(s, d))
     stand_fast = bool((rules.stand_fast_mask >> h) & 1)
     by_die: list[str] = []
     results = {r: Fraction(0) for r in RESULTS}
