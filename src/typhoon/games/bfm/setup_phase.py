@@ -55,20 +55,25 @@ def standard_setup(rules: Rules) -> dict[int, tuple[tuple[int, int], ...]]:
     return out
 
 
+@lru_cache(maxsize=16)
+def _place_table(rules: Rules, side: int) -> tuple[tuple[int, tuple[tuple[int, Place], ...]], ...]:
+    """(unit, ((hex, Place), ...)) for every unit and set-up hex of a side, made once."""
+    ids = rules.map.grid.ids
+    hexes = rules.map.setup[SIDE_NAMES[side]]
+    return tuple(
+        (u, tuple((h, Place(rules.units[u].id, ids[h])) for h in hexes)) for u in setup_units(rules, side)
+    )
+
+
 def legal(s: State) -> list[Action]:
-    rules = s.rules
-    side = s.side
-    name = SIDE_NAMES[side]
-    units = [u for u in setup_units(rules, side) if not (s.done >> u) & 1]
-    hexes = [h for h in rules.map.setup[name] if s.at[h] < 0]
     out: list[Action] = []
     if not s.done:
         out.append(SETUP_STANDARD)
-    ids = rules.map.grid.ids
-    for u in units:
-        uid = rules.units[u].id
-        for h in hexes:
-            out.append(Place(uid, ids[h]))
+    at = s.at
+    done = s.done
+    for u, row in _place_table(s.rules, s.side):
+        if not (done >> u) & 1:
+            out.extend(a for h, a in row if at[h] < 0)
     return out
 
 
