@@ -29,8 +29,8 @@ play: $(CORE)
 test: lint typecheck unit
 
 lint: $(FULL)
-	$(PY) -m ruff check src tests tools benchmarks
-	$(PY) -m ruff format --check src tests tools benchmarks
+	$(PY) -m ruff check src tests tools benchmarks examples
+	$(PY) -m ruff format --check src tests tools benchmarks examples
 
 typecheck: $(FULL)
 	$(PY) -m mypy

@@ -185,7 +185,7 @@ def options(s: State, u: int) -> UnitMoves:
 
 def _interned(rules: object, u: int, start: int) -> tuple[dict[int, Move], dict[tuple[int, int], Move]]:
     table = _INTERN.get(rules)
-    if table is None:
+    if table is None or len(table) > _MEMO_LIMIT:  # bounded: long training runs must not grow
         table = _INTERN[rules] = {}
     got = table.get((u, start))
     if got is None:

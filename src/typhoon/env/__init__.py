@@ -1,0 +1,13 @@
+"""Research environments for Battle for Moscow (the optional ``typhoon[rl]`` extra).
+
+- :mod:`typhoon.env.actions`: the fixed-size integer action space and exact masks (numpy)
+- :mod:`typhoon.env.observation`: the observation tensor (numpy)
+- :mod:`typhoon.env.bfm_v0`: PettingZoo AEC environment (``bfm_v0.env()``)
+- :mod:`typhoon.env.gym_env`: Gymnasium single-agent wrapper against a bundled player
+- :mod:`typhoon.env.openspiel_game`: the OpenSpiel game ``python_typhoon_bfm``
+
+Nothing is imported here, so ``import typhoon.env`` works without the extra; each module
+needs numpy, and the framework adapters need their framework. See docs/RESEARCH.md.
+"""
+
+from __future__ import annotations
