@@ -40,6 +40,7 @@ unit: $(FULL)
 
 soak: $(FULL)
 	$(PY) -m typhoon soak --games 2000
+	TYPHOON_SLOW=1 $(PY) -m pytest -m slow
 
 bench: $(CORE)
 	$(PY) -m typhoon bench

@@ -18,7 +18,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # Long soak runs only when asked for (make soak, or TYPHOON_SLOW=1).
     if os.environ.get("TYPHOON_SLOW") == "1":
         return
-    skip = pytest.mark.skip(reason="slow: set TYPHOON_SLOW=1 or run `make soak`")
+    skip = pytest.mark.skip(reason="slow: run with TYPHOON_SLOW=1 (make soak does)")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
