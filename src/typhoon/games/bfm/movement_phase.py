@@ -134,8 +134,6 @@ def options(s: State, u: int) -> UnitMoves:
         return got
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
-    # Per (unit, start): destination -> Move without via, and (destination, via) -> Move.
-    plain, with_via = _interned(rules, u, start)
     moves: list[Move] = []
     dsts: list[int] = []
     dmask = -1
@@ -153,6 +151,7 @@ def options(s: State, u: int) -> UnitMoves:
             pairs = sorted({(dst, seen & ~(1 << dst)) for dst, seen in found})
         else:
             pairs = sorted((d, 0) for d, _ in adjacent_moves(start, grid.neighbours, facts["enemy_occ"], 0))
+        plain, with_via = _interned(rules, u, start)
         for dst, via_mask in pairs:
             moves.append(_move(rules, u, start, dst, via_mask, plain, with_via))
             dsts.append(dst)
@@ -176,6 +175,7 @@ def options(s: State, u: int) -> UnitMoves:
                 dsts.append(dst)
         else:
             pairs = sorted({(d, seen & ~(1 << d)) for seen, dm in layers.items() for d in bits(dm)})
+            plain, with_via = _interned(rules, u, start)
             for dst, via_mask in pairs:
                 moves.append(_move(rules, u, start, dst, via_mask, plain, with_via))
                 dsts.append(dst)
