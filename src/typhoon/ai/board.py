@@ -1,0 +1,128 @@
+"""Facts about the map that the AI players use over and over: distances to Moscow, terrain
+value for a defender, the combat results table as probabilities. Computed once per ruleset."""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from typhoon.games.bfm.rules import GERMAN, SOVIET, Rules
+from typhoon.hexgrid import bits
+
+RESULTS = ("NE", "DR", "DRL", "AL", "DE", "EX")
+
+
+@dataclass(frozen=True)
+class Board:
+    rules: Rules
+    hexes: tuple[int, ...]
+    neighbours: tuple[tuple[int, ...], ...]
+    nmask: tuple[int, ...]
+    moscow: int  # the (first) Moscow hex
+    moscow_mask: int
+    mdist: tuple[int, ...]  # hex steps to Moscow
+    mcost: tuple[int, ...]  # movement points to Moscow (forest costs 2)
+    shift: tuple[tuple[int, ...], tuple[int, ...]]  # [side][hex] columns a defender there gains
+    river: tuple[int, ...]  # [hex] neighbours across a river
+    city_mask: int
+    edge: tuple[int, int]  # [side] the side's map edge (replacements, communication)
+    col: tuple[int, ...]  # map column of each hex
+    # column (1..6) -> die (1..6) -> result; and probabilities of each result per column
+    crt: tuple[tuple[str, ...], ...]
+    probs: tuple[dict[str, float], ...]
+
+    def dist(self, a: int, b: int) -> int:
+        return self.rules.map.grid.distance(a, b)
+
+
+_BOARDS: dict[int, Board] = {}
+
+
+def board_of(rules: Rules) -> Board:
+    """The Board of a ruleset (rules objects are shared and immutable, so keyed by identity)."""
+    b = _BOARDS.get(id(rules))
+    if b is None or b.rules is not rules:
+        b = _BOARDS[id(rules)] = _build(rules)
+    return b
+
+
+def _build(rules: Rules) -> Board:
+    m = rules.map
+    grid = m.grid
+    moscow = m.moscow[0]
+    mdist = [99] * grid.size
+    for h in grid.hexes:
+        mdist[h] = min(grid.distance(h, x) for x in m.moscow)
+    # Movement cost to Moscow: entering a forest hex costs 2 (Dijkstra from Moscow outwards,
+    # charging the cost of the hex being left towards Moscow, i.e. the hex entered going in).
+    cost = [10**6] * grid.size
+    heap = []
+    for x in m.moscow:
+        cost[x] = 0
+        heap.append((0, x))
+    heapq.heapify(heap)
+    while heap:
+        c, h = heapq.heappop(heap)
+        if c > cost[h]:
+            continue
+        step = 2 if m.is_forest(h) else 1
+        for n in grid.neighbours[h]:
+            if c + step < cost[n]:
+                cost[n] = c + step
+                heapq.heappush(heap, (c + step, n))
+    probs = []
+    for column in range(7):
+        p = dict.fromkeys(RESULTS, 0.0)
+        if column >= 1:
+            for die in range(1, 7):
+                p[rules.crt[die][column]] += 1 / 6
+        probs.append(p)
+    crt = tuple(tuple(rules.crt[die][c] if c else "" for die in range(7)) for c in range(7))
+    return Board(
+        rules=rules,
+        hexes=grid.hexes,
+        neighbours=tuple(grid.neighbours),
+        nmask=tuple(grid.neighbour_mask),
+        moscow=moscow,
+        moscow_mask=m.moscow_mask,
+        mdist=tuple(mdist),
+        mcost=tuple(cost),
+        shift=rules.defender_shift,
+        river=m.river_mask,
+        city_mask=m.city_mask,
+        edge=(m.edge_mask["german"], m.edge_mask["soviet"]),
+        col=tuple(grid.coords[h][0] if grid.ids[h] else 0 for h in range(grid.size)),
+        crt=crt,
+        probs=tuple(probs),
+    )
+
+
+def approach_cost(rules: Rules, sources: int, blocked: int, limit: int = 40) -> list[int]:
+    """Movement points from the nearest hex of ``sources`` to every hex, never entering a
+    ``blocked`` hex (forest costs 2). Unreached hexes get ``limit``."""
+    m = rules.map
+    grid = m.grid
+    cost = [limit] * grid.size
+    forest = m.forest_mask
+    # Bucket queue over small integer costs.
+    buckets: list[list[int]] = [[] for _ in range(limit + 2)]
+    for h in bits(sources):
+        cost[h] = 0
+        buckets[0].append(h)
+    nbrs = grid.neighbours
+    for c in range(limit):
+        for h in buckets[c]:
+            if cost[h] != c:
+                continue
+            for n in nbrs[h]:
+                if (blocked >> n) & 1:
+                    continue
+                nc = c + (2 if (forest >> n) & 1 else 1)
+                if nc < cost[n]:
+                    cost[n] = nc
+                    if nc <= limit:
+                        buckets[nc].append(n)
+    return cost
+
+
+__all__ = ["GERMAN", "SOVIET", "Board", "approach_cost", "board_of"]

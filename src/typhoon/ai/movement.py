@@ -1,0 +1,163 @@
+"""Movement planning for the AI players: a whole movement phase as one plan.
+
+Every unit that may move gets a destination (possibly its own hex). The plan is built
+greedily: the (unit, hex) pair with the best score is fixed first, then the scores near it
+are worked out again, and so on. Scores depend on where the units already placed stand
+(zones of control, flanks, attack strength), so only pairs near the last placed unit change.
+A hex may be chosen only if it is empty or its unit has already been given a move; playing
+the moves in the order they were fixed then never needs a unit to step off a shared hex.
+
+Scorers hold the side's rules of thumb (see :mod:`typhoon.ai.scoring`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from typhoon.games.bfm import movement_phase
+from typhoon.games.bfm.actions import Action, Move
+from typhoon.games.bfm.state import State
+from typhoon.hexgrid import bits
+
+
+class Scorer(Protocol):
+    """Rules of thumb for one side's movement phase. ``score`` may depend on the units
+    already placed (told through ``assign``), but only on those within ``radius`` hexes."""
+
+    radius: int
+
+    def score(self, u: int, h: int) -> float: ...
+
+    def assign(self, u: int, h: int) -> None: ...
+
+    def note(self, u: int, h: int) -> str: ...
+
+
+@dataclass
+class MovePlan:
+    steps: list[tuple[int, int]] = field(default_factory=list)  # (unit, destination), play order
+    stays: list[int] = field(default_factory=list)
+    notes: dict[int, str] = field(default_factory=dict)
+    value: float = 0.0
+
+    def remaining(self, s: State) -> list[tuple[int, int]]:
+        return [(u, h) for u, h in self.steps if movement_phase.movable(s, u)]
+
+
+def movers(s: State) -> list[int]:
+    rules = s.rules
+    return [u for u in rules.side_units[s.side] if s.loc[u] >= 0 and movement_phase.movable(s, u)]
+
+
+def destinations(s: State, u: int) -> list[int]:
+    """Hexes unit ``u`` can end on this phase (its own included), friendly units ignored."""
+    um = movement_phase.options(s, u)
+    out = {s.loc[u]}
+    out.update(um.dsts)
+    return sorted(out)
+
+
+def plan_moves(
+    s: State,
+    scorer: Scorer,
+    *,
+    rng: random.Random | None = None,
+    noise: float = 0.0,
+    fixed: dict[int, int] | None = None,
+    notes: bool = True,
+) -> MovePlan:
+    """A destination for every unit that can move. ``noise`` adds Gaussian noise to every
+    score (search uses it to draw varied plans); ``fixed`` forces some units' destinations;
+    ``notes``: write why each unit goes where it goes (off in roll-outs, for speed)."""
+    grid = s.rules.map.grid
+    side = s.side
+    units = movers(s)
+    unit_set = set(units)
+    start = {u: s.loc[u] for u in units}
+    own_start = s.occ[side]
+    enemy = s.occ[1 - side]
+    plan = own_start
+    for u in units:
+        plan &= ~(1 << start[u])  # movers are placed afresh
+    occupied_by_unplaced = 0
+    for u in units:
+        occupied_by_unplaced |= 1 << start[u]
+    dests: dict[int, list[int]] = {u: destinations(s, u) for u in units}
+    jitter: dict[tuple[int, int], float] = {}
+    if rng is not None and noise > 0:
+        for u in units:
+            for h in dests[u]:
+                jitter[(u, h)] = rng.gauss(0.0, noise)
+    result = MovePlan()
+    radius = scorer.radius
+
+    def allowed(u: int, h: int) -> bool:
+        if (plan >> h) & 1 or (enemy >> h) & 1:
+            return False
+        return h == start[u] or not (occupied_by_unplaced >> h) & 1
+
+    scores: dict[tuple[int, int], float] = {}
+    by_hex: dict[int, list[tuple[int, int]]] = {}
+    for u in units:
+        for h in dests[u]:
+            by_hex.setdefault(h, []).append((u, h))
+            if allowed(u, h):
+                scores[(u, h)] = scorer.score(u, h) + jitter.get((u, h), 0.0)
+
+    def place(u: int, h: int, note: str) -> None:
+        nonlocal plan, occupied_by_unplaced
+        if h != start[u]:
+            result.steps.append((u, h))
+        else:
+            result.stays.append(u)
+        result.notes[u] = note
+        plan |= 1 << h
+        scorer.assign(u, h)
+        occupied_by_unplaced &= ~(1 << start[u])
+        unit_set.discard(u)
+        for hh in dests[u]:
+            scores.pop((u, hh), None)
+        # Re-score pairs whose destination is near the hexes that changed.
+        near = grid.within(h, radius) | grid.within(start[u], radius)
+        for x in bits(near):
+            for uu, hh in by_hex.get(x, ()):
+                if uu not in unit_set:
+                    continue
+                if allowed(uu, hh):
+                    scores[(uu, hh)] = scorer.score(uu, hh) + jitter.get((uu, hh), 0.0)
+                else:
+                    scores.pop((uu, hh), None)
+
+    if fixed:
+        for u, h in fixed.items():
+            if u in unit_set and h in dests[u] and allowed(u, h):
+                place(u, h, "forced")
+    while unit_set:
+        if not scores:
+            # Only a unit's own hex can be left (always allowed unless taken): stay.
+            u = next(iter(unit_set))
+            place(u, start[u], "stays")
+            continue
+        (u, h), val = max(scores.items(), key=lambda kv: kv[1])
+        result.value += val
+        place(u, h, scorer.note(u, h) if notes else "")
+    return result
+
+
+def move_action(s: State, legal: list[Action], u: int, h: int) -> Move | None:
+    """The legal move of ``u`` to ``h`` that takes the most enemy cities on the way."""
+    dst = s.rules.map.grid.ids[h]
+    best: Move | None = None
+    # The unit's own moves (a few dozen) rather than the whole legal list (hundreds); the
+    # legal list is built from them in the same order, so ties fall the same way.
+    for a in movement_phase.options(s, u).moves:
+        if a.dst == dst and (best is None or len(a.via) > len(best.via)):
+            best = a
+    if best is None or best not in legal:
+        return None
+    return best
+
+
+__all__ = ["MovePlan", "Scorer", "destinations", "move_action", "movers", "plan_moves"]

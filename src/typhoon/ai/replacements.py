@@ -1,0 +1,93 @@
+"""Replacements and reinforcements for the AI players.
+
+Soviet: strengthen the units that the Germans can strike (a restored army doubles for one
+replacement), keep Moscow full, and rebuild armies when the line is short of units (near
+Moscow, or on the edge nearest the front). German: the single replacement restores the
+strongest reduced panzer corps that can trace communication.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from typhoon.ai.board import board_of
+from typhoon.games.bfm.actions import Action, End, Rebuild, Reinforce, Restore
+from typhoon.games.bfm.rules import GERMAN, SOVIET
+from typhoon.games.bfm.state import State
+
+
+def _german_near(s: State, h: int, radius: int) -> int:
+    grid = s.rules.map.grid
+    return (grid.within(h, radius) & s.occ[GERMAN]).bit_count()
+
+
+def replacement_value(s: State, a: Action, on_map: int | None = None) -> float:
+    """How much the phasing side gains by this replacement action (0 for End). ``on_map``:
+    the side's units on the map (counted here if not given)."""
+    rules = s.rules
+    b = board_of(rules)
+    grid = rules.map.grid
+    side = s.side
+    if isinstance(a, End):
+        return 0.0
+    if isinstance(a, Restore):
+        u = rules.unit_index[a.unit]
+        spec = rules.units[u]
+        h = s.loc[u]
+        gain = float(spec.full - spec.half)
+        if side == SOVIET:
+            gain += 1.5 * min(_german_near(s, h, 2), 3) + 2.0 * b.shift[SOVIET][h] * (
+                _german_near(s, h, 3) > 0
+            )
+            if (b.moscow_mask >> h) & 1:
+                gain += 2.0 + 0.5 * s.turn
+            elif grid.neighbour_mask[h] & b.moscow_mask:
+                gain += 0.2 * s.turn
+        else:
+            gain *= 1.5 if spec.panzer else 1.0
+            gain += 0.5 * min(_german_near(s, h, 1), 1)
+        return gain
+    if isinstance(a, Rebuild | Reinforce):
+        u = rules.unit_index[a.unit]
+        spec = rules.units[u]
+        h = grid.index[a.hex]
+        if on_map is None:
+            on_map = sum(1 for x in rules.side_units[side] if s.loc[x] >= 0)
+        gain = float(spec.half if isinstance(a, Rebuild) else spec.full) + 0.2 * spec.move
+        if side == SOVIET:
+            gain += 0.6 * max(0, 14 - on_map)  # bodies for the line
+            if (b.moscow_mask >> h) & 1:
+                gain += 2.5
+            gain -= 0.15 * b.mcost[h]
+            if _german_near(s, h, 1):
+                gain -= 3.0  # a half-strength army born next to the enemy dies at once
+        else:
+            gain *= 1.3 if spec.panzer else 0.8
+            gain -= 0.1 * b.mcost[h]
+        if isinstance(a, Reinforce):
+            gain += 100.0  # must be placed anyway; the hex is what is chosen
+        return gain
+    return -1.0
+
+
+def choose_replacement(s: State, actions: Sequence[Action]) -> tuple[Action, str]:
+    best: tuple[float, Action] | None = None
+    on_map = sum(1 for x in s.rules.side_units[s.side] if s.loc[x] >= 0)
+    for a in actions:
+        v = replacement_value(s, a, on_map)
+        if best is None or v > best[0]:
+            best = (v, a)
+    assert best is not None
+    a = best[1]
+    if isinstance(a, Restore):
+        why = f"restore {a.unit} to full strength (it faces the enemy or holds a key hex)"
+    elif isinstance(a, Rebuild):
+        why = f"rebuild {a.unit} in {a.hex}: the line needs more units"
+    elif isinstance(a, Reinforce):
+        why = f"{a.unit} arrives in {a.hex}, nearest the front it can"
+    else:
+        why = "no replacement worth taking"
+    return a, why
+
+
+__all__ = ["choose_replacement", "replacement_value"]

@@ -1,0 +1,288 @@
+"""The ``search`` levels: phase planning with the engine as forward model.
+
+A turn here is dozens of unit actions, so the search does not look at actions one by one.
+At the first decision of each of its movement phases and combat declarations it plans the
+whole phase:
+
+1. Candidates: the heuristic's plan, and plans drawn from the heuristic with noise on its
+   scores and on the weights of its rules of thumb (different fronts, different battles).
+2. Each candidate is played out on copies of the state (``apply_unchecked``): the rest of
+   the phase and of the turn, then the opponent's whole turn, both sides by the heuristic,
+   the dice fixed in advance (determinised: roll-out k of every candidate uses the same
+   dice, so candidates are compared on equal luck). The position reached is scored by the
+   static evaluation (:mod:`typhoon.ai.evaluate`), or by the result if the game ended.
+3. Successive halving: all candidates get a few roll-outs, the better half twice as many,
+   and so on until the budget is spent; the best survivor is played.
+
+The budget is a number of roll-outs per phase plan (``rollouts``), so a game is the same
+whatever the machine; ``time_limit`` (seconds) can cut a plan short for interactive play.
+Replacements, set-up and the decisions inside a battle are the heuristic's.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from typhoon.ai.combat import AttackPlan, plan_attacks
+from typhoon.ai.evaluate import german_score
+from typhoon.ai.heuristic import HeuristicPlayer, _plan_fits, plan_key, scorer_for
+from typhoon.ai.movement import MovePlan, plan_moves
+from typhoon.ai.scoring import Weights
+from typhoon.games.bfm.actions import Action, Roll
+from typhoon.games.bfm.engine import apply_unchecked, legal_actions
+from typhoon.games.bfm.rules import GERMAN
+from typhoon.games.bfm.state import DECLARE, State
+
+ROLLS = tuple(Roll(d) for d in range(1, 7))
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    rollouts: int = 64  # roll-outs per phase plan
+    candidates: int = 8  # plans compared per phase
+    time_limit: float | None = None  # seconds per plan, None: no limit (reproducible)
+
+
+LEVEL_CONFIGS = {
+    "search": SearchConfig(),
+    "search:fast": SearchConfig(rollouts=24, candidates=4),
+    "search:strong": SearchConfig(rollouts=192, candidates=12),
+}
+# A ladder by budget for experiments: search:16 ... search:512 (roll-outs per phase plan).
+for _n in (16, 32, 64, 128, 256, 512):
+    LEVEL_CONFIGS[f"search:{_n}"] = SearchConfig(rollouts=_n, candidates=max(4, min(16, _n // 8)))
+
+
+@dataclass
+class Candidate:
+    plan: MovePlan | AttackPlan
+    label: str
+    total: float = 0.0
+    n: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n if self.n else 0.0
+
+
+@dataclass
+class SearchReport:
+    key: tuple[int, int]  # turn, phase
+    phase: str
+    candidates: int
+    rollouts: int
+    seconds: float
+    best_label: str
+    best_value: float  # expected score for the side planning
+    baseline_value: float | None  # the heuristic's own plan
+    baseline_label: str
+
+
+class SearchPlayer(HeuristicPlayer):
+    def __init__(self, seed: int | None = None, *, name: str = "search", config: SearchConfig | None = None):
+        super().__init__(seed, name=name)
+        self.config = config or SearchConfig()
+        self.reports: list[SearchReport] = []
+        self.rollouts_done = 0
+        self.search_seconds = 0.0
+        self._last_report: SearchReport | None = None
+
+    # -- plans: searched instead of taken from the heuristic ---------------------------------
+
+    def movement_plan(self, s: State) -> MovePlan:
+        if self._move_plan is not None and _plan_fits(s, *self._move_plan):
+            return self._move_plan[1]
+        plan = self._search(s, self._move_candidates(s), "movement")
+        assert isinstance(plan, MovePlan)
+        self._move_plan = (plan_key(s), plan)
+        return plan
+
+    def attack_plan(self, s: State) -> AttackPlan:
+        key = plan_key(s)
+        if self._attack_plan is not None and self._attack_plan[0] == key:
+            return self._attack_plan[1]
+        plan = self._search(s, self._attack_candidates(s), "combat")
+        assert isinstance(plan, AttackPlan)
+        self._attack_plan = (key, plan)
+        return plan
+
+    def decide(self, s: State, actions: Sequence[Action]) -> tuple[Action, str]:
+        a, why = super().decide(s, actions)
+        kind = s.phase_spec.kind
+        planned = kind == "movement" or (kind == "combat" and s.cstep == DECLARE)
+        r = self._last_report
+        if planned and r is not None and r.key == (s.turn, s.phase) and len(actions) > 1:
+            side = "German" if s.side == GERMAN else "Soviet"
+            why += (
+                f" [search: {r.candidates} {r.phase} plans, {r.rollouts} roll-outs;"
+                f" chosen '{r.best_label}' with expected {side} score {r.best_value:.2f}"
+            )
+            if r.baseline_value is not None and r.best_label != r.baseline_label:
+                why += f"; the heuristic's plan {r.baseline_value:.2f}"
+            why += "]"
+        return a, why
+
+    # -- candidates ------------------------------------------------------------------------
+
+    def _move_candidates(self, s: State) -> list[Candidate]:
+        side = s.side
+        out = [Candidate(plan_moves(s, scorer_for(s, self.weights[side])), "heuristic plan")]
+        seen = {_sig(out[0].plan)}
+        tries = 0
+        while len(out) < self.config.candidates and tries < 3 * self.config.candidates:
+            tries += 1
+            k = len(out)
+            noise = (0.4, 0.8, 1.5, 2.5)[k % 4]
+            w = _perturb(self.weights[side], self.rng, 0.25 if k % 2 else 0.0)
+            plan = plan_moves(s, scorer_for(s, w), rng=self.rng, noise=noise)
+            sig = _sig(plan)
+            if sig in seen:
+                continue
+            seen.add(sig)
+            out.append(Candidate(plan, f"variant {k} (noise {noise})"))
+        return out
+
+    def _attack_candidates(self, s: State) -> list[Candidate]:
+        base = plan_attacks(s)
+        out = [Candidate(base, "heuristic battles")]
+        seen = {_sig(base)}
+        if base.battles:
+            out.append(Candidate(AttackPlan([]), "no attack"))
+            seen.add(())
+        tries = 0
+        while len(out) < self.config.candidates and tries < 3 * self.config.candidates:
+            tries += 1
+            k = len(out)
+            noise = (0.5, 1.0, 2.0, 4.0)[k % 4]
+            plan = plan_attacks(s, noise=noise, rng=self.rng, min_ev=-0.5 if k % 3 == 0 else 0.05)
+            sig = _sig(plan)
+            if sig in seen:
+                continue
+            seen.add(sig)
+            out.append(Candidate(plan, f"variant {k} ({len(plan.battles)} battles)"))
+        # Dropping one battle of the heuristic plan (a weak attack may cost more than it wins).
+        for i in range(len(base.battles)):
+            if len(out) >= self.config.candidates + 2:
+                break
+            plan = AttackPlan([b for j, b in enumerate(base.battles) if j != i])
+            sig = _sig(plan)
+            if sig not in seen:
+                seen.add(sig)
+                out.append(
+                    Candidate(
+                        plan, f"without the battle against {s.rules.units[base.battles[i].defender].id}"
+                    )
+                )
+        return out
+
+    # -- successive halving ----------------------------------------------------------------
+
+    def _search(self, s: State, cands: list[Candidate], phase: str) -> MovePlan | AttackPlan:
+        if len(cands) == 1:
+            self._last_report = None
+            return cands[0].plan
+        t0 = time.perf_counter()
+        cfg = self.config
+        side = s.side
+        dice_seed = self.rng.randrange(2**31)
+        live = list(cands)
+        budget = cfg.rollouts
+        rounds = max(1, (len(live) - 1).bit_length())
+        used = 0
+        k_done = 0
+        deadline = None if cfg.time_limit is None else t0 + cfg.time_limit
+        for r in range(rounds):
+            per = max(1, budget // (rounds * len(live)))
+            if r == rounds - 1:
+                per = max(per, (budget - used) // len(live))
+            for k in range(k_done, k_done + per):
+                dice = _dice(dice_seed, k)
+                for c in live:
+                    v = rollout(s, c.plan, dice)
+                    c.total += v if side == GERMAN else 1.0 - v
+                    c.n += 1
+                    used += 1
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            k_done += per
+            live.sort(key=lambda c: -c.mean)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            if len(live) > 1 and r < rounds - 1:
+                live = live[: max(1, (len(live) + 1) // 2)]
+        best = live[0]
+        dt = time.perf_counter() - t0
+        self.rollouts_done += used
+        self.search_seconds += dt
+        base = cands[0]
+        report = SearchReport(
+            key=(s.turn, s.phase),
+            phase=phase,
+            candidates=len(cands),
+            rollouts=used,
+            seconds=dt,
+            best_label=best.label,
+            best_value=best.mean,
+            baseline_value=base.mean if base.n else None,
+            baseline_label=base.label,
+        )
+        self.reports.append(report)
+        self._last_report = report
+        return best.plan
+
+
+def _sig(plan: MovePlan | AttackPlan) -> tuple[Any, ...]:
+    if isinstance(plan, MovePlan):
+        return tuple(sorted(plan.steps))
+    return tuple(sorted((b.defender, tuple(sorted(b.attackers))) for b in plan.battles))
+
+
+def _perturb(w: Weights, rng: random.Random, sigma: float) -> Weights:
+    if sigma <= 0:
+        return w
+    changes = {f.name: getattr(w, f.name) * pow(2.718281828, rng.gauss(0.0, sigma)) for f in fields(w)}
+    return replace(w, **changes)
+
+
+def _dice(seed: int, k: int) -> list[int]:
+    r = random.Random(seed * 1000003 + k)
+    return [r.randint(1, 6) for _ in range(64)]
+
+
+def rollout(s: State, plan: MovePlan | AttackPlan, dice: Sequence[int]) -> float:
+    """Play ``plan`` from ``s``, then both sides by the heuristic until the planning side's
+    next turn begins (or the game ends); the German expected score there."""
+    side = s.side
+    target = (s.turn + 1, side)
+    players = [HeuristicPlayer(0, explain=False), HeuristicPlayer(0, explain=False)]
+    planner = players[side]
+    if isinstance(plan, MovePlan):
+        planner._move_plan = (plan_key(s), plan)
+    else:
+        planner._attack_plan = (plan_key(s), plan)
+    roll_i = 0
+    t = s
+    while t.result is None:
+        if t.is_chance:
+            t = apply_unchecked(t, ROLLS[dice[roll_i % len(dice)] - 1])
+            roll_i += 1
+            continue
+        if (t.turn, t.side) >= target:
+            break
+        who = t.current_player()
+        acts = legal_actions(t)
+        a = players[who].choose(t, acts)
+        t = apply_unchecked(t, a)
+    return german_score(t)
+
+
+def make_search_player(level: str) -> Callable[[int | None], SearchPlayer]:
+    cfg = LEVEL_CONFIGS[level]
+    return lambda seed: SearchPlayer(seed, name=level, config=cfg)
+
+
+__all__ = ["LEVEL_CONFIGS", "SearchConfig", "SearchPlayer", "make_search_player", "rollout"]
