@@ -22,18 +22,12 @@ import numpy as np
 Figures = list[tuple[str, object]]
 
 
-def pettingzoo_steps(
-    seconds: float, edition: str = "gdw1986", seed: int = 0, raw: bool = False
-) -> tuple[int, float, int]:
-    """(steps, elapsed seconds, games finished) of random masked play for about ``seconds``."""
-    from typhoon.env import bfm_v0
-
-    env = bfm_v0.raw_env(edition=edition) if raw else bfm_v0.env(edition=edition)
+def _random_play(env: Any, seconds: float, seed: int) -> tuple[int, float, int]:
+    """Random masked play on a PettingZoo env for about ``seconds``: (steps, seconds, games)."""
     rng = random.Random(seed)
     steps = games = 0
     t0 = time.perf_counter()
-    deadline = t0 + seconds
-    while time.perf_counter() < deadline:
+    while time.perf_counter() - t0 < seconds:
         env.reset(seed=seed + games)
         for _agent in env.agent_iter():
             obs, _reward, termination, truncation, _info = env.last()
@@ -45,6 +39,16 @@ def pettingzoo_steps(
             steps += 1
         games += 1
     return steps, time.perf_counter() - t0, games
+
+
+def pettingzoo_steps(
+    seconds: float, edition: str = "gdw1986", seed: int = 0, raw: bool = False
+) -> tuple[int, float, int]:
+    """(steps, elapsed seconds, games finished) of random masked play for about ``seconds``."""
+    from typhoon.env import bfm_v0
+
+    env = bfm_v0.raw_env(edition=edition) if raw else bfm_v0.env(edition=edition)
+    return _random_play(env, seconds, seed)
 
 
 def step_parts(seconds: float, edition: str = "gdw1986", seed: int = 20_000) -> dict[str, float]:
@@ -74,21 +78,7 @@ def step_parts(seconds: float, edition: str = "gdw1986", seed: int = 20_000) -> 
     match.legal_codes = timed("mask", match.legal_codes)  # type: ignore[method-assign]
     match.observe = timed("observation", match.observe)  # type: ignore[method-assign]
     try:
-        rng = random.Random(seed)
-        steps = games = 0
-        t0 = pc()
-        while pc() - t0 < seconds:
-            env.reset(seed=seed + games)
-            for _agent in env.agent_iter():
-                obs, _reward, termination, truncation, _info = env.last()
-                if termination or truncation:
-                    env.step(None)
-                    continue
-                legal = obs["action_mask"].view(np.bool_).nonzero()[0]
-                env.step(int(legal[rng.randrange(len(legal))]))
-                steps += 1
-            games += 1
-        total = pc() - t0
+        steps, total, _games = _random_play(env, seconds, seed)
     finally:
         core.apply_unchecked = original  # type: ignore[assignment]
     out = {k: v / steps * 1e6 for k, v in spent.items()}

@@ -198,17 +198,9 @@ def decision_hexes(state: State, legal: Sequence[Action]) -> list[int]:
 
 
 def battles_text(state: State) -> str:
-    from typhoon.games.bfm.combat_phase import compute_odds
+    from typhoon.games.bfm.combat_phase import battle_summary
 
-    rules = state.rules
-    parts = []
-    for d, atk in state.battles:
-        odds = compute_odds(state, d, atk)
-        parts.append(
-            f"{' + '.join(rules.units[a].id for a in atk)} -> {rules.units[d].id} in "
-            f"{rules.map.grid.ids[state.loc[d]]} ({odds.text()})"
-        )
-    return "; ".join(parts) or "none"
+    return "; ".join(battle_summary(state, d, atk) for d, atk in state.battles) or "none"
 
 
 def units_table(state: State, sides: Sequence[int] = (0, 1), pal: Palette | None = None) -> str:

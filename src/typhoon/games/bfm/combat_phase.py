@@ -265,19 +265,21 @@ def _declare(s: State, a: Attack, events: list[Event]) -> None:
     )
 
 
+def battle_summary(s: State, d: int, atk: tuple[int, ...]) -> str:
+    """One declared battle in words: attackers, defender, hex and odds."""
+    rules = s.rules
+    return (
+        f"{' + '.join(rules.units[x].id for x in atk)} against {rules.units[d].id} "
+        f"in {rules.map.grid.ids[s.loc[d]]} ({compute_odds(s, d, atk).text()})"
+    )
+
+
 def _close_declarations(s: State, events: list[Event]) -> None:
     if not s.battles:
         events.append(Event("declare", "No attacks declared.", {}))
         end_phase(s, events)
         return
-    rules = s.rules
-    lines = []
-    for d, atk in s.battles:
-        odds = compute_odds(s, d, atk)
-        lines.append(
-            f"{' + '.join(rules.units[x].id for x in atk)} against {rules.units[d].id} "
-            f"in {rules.map.grid.ids[s.loc[d]]} ({odds.text()})"
-        )
+    lines = [battle_summary(s, d, atk) for d, atk in s.battles]
     events.append(Event("declare", "Attacks declared: " + "; ".join(lines) + ".", {"count": len(s.battles)}))
     s.cstep = CHOOSE
 
