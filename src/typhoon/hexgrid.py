@@ -183,3 +183,21 @@ def bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+# Bit positions of every byte value, for :func:`bit_list`.
+_BYTE_BITS = tuple(tuple(i for i in range(8) if (b >> i) & 1) for b in range(256))
+
+
+def bit_list(mask: int) -> list[int]:
+    """Indices of the set bits of ``mask`` in ascending order (a byte table: faster than
+    :func:`bits` on sparse masks of a few hundred bits)."""
+    out: list[int] = []
+    if not mask:
+        return out
+    table = _BYTE_BITS
+    for i, b in enumerate(mask.to_bytes((mask.bit_length() + 7) // 8, "little")):
+        if b:
+            base = i * 8
+            out.extend([base + j for j in table[b]])
+    return out

@@ -29,7 +29,7 @@ from typhoon.games.bfm.actions import END, Action, End, Move
 from typhoon.games.bfm.flow import end_phase
 from typhoon.games.bfm.rules import Rules
 from typhoon.games.bfm.state import State
-from typhoon.hexgrid import bits
+from typhoon.hexgrid import bit_list, bits
 from typhoon.mechanics.movement import adjacent_moves, reach, reach_on_grid
 from typhoon.mechanics.zoc import zoc_mask
 
@@ -97,6 +97,7 @@ class UnitMoves:
     def without(self, bad: int) -> list[Move]:
         got = self.filtered.get(bad)
         if got is None:
+            # A set of the few excluded hexes: shifting a long bitset per move costs more.
             got = self.filtered[bad] = [m for m, d in zip(self.moves, self.dsts) if not (bad >> d) & 1]
         return got
 
@@ -151,9 +152,8 @@ def options(s: State, u: int) -> UnitMoves:
             pairs = sorted({(dst, seen & ~(1 << dst)) for dst, seen in found})
         else:
             pairs = sorted((d, 0) for d, _ in adjacent_moves(start, grid.neighbours, facts["enemy_occ"], 0))
-        plain, with_via = _interned(rules, u, start)
         for dst, via_mask in pairs:
-            moves.append(_move(rules, u, start, dst, via_mask, plain, with_via))
+            moves.append(_move(rules, u, start, dst, via_mask))
             dsts.append(dst)
     else:
         layers = reach_on_grid(
@@ -161,64 +161,29 @@ def options(s: State, u: int) -> UnitMoves:
         )
         if len(layers) <= 1 and 0 in layers or not layers:
             # Common case: no city to take on the way; destinations come out in hex order.
-            dest = dmask = layers.get(0, 0)
+            dmask = layers.get(0, 0)
             ids = grid.ids
             uid = rules.units[u].id
             src = ids[start]
-            while dest:
-                low = dest & -dest
-                dst = low.bit_length() - 1
-                dest ^= low
-                # tuple.__new__ skips Move's generated __new__ (this loop is the engine's
-                # hottest: every unit's destinations, every phase).
-                moves.append(_tuple_new(Move, (uid, src, ids[dst], (), "move")))
-                dsts.append(dst)
+            dsts = bit_list(dmask)
+            # tuple.__new__ skips Move's generated __new__ (this is the engine's hottest
+            # loop: every unit's destinations, every phase).
+            moves = [_tuple_new(Move, (uid, src, ids[d], (), "move")) for d in dsts]
         else:
             pairs = sorted({(d, seen & ~(1 << d)) for seen, dm in layers.items() for d in bits(dm)})
-            plain, with_via = _interned(rules, u, start)
             for dst, via_mask in pairs:
-                moves.append(_move(rules, u, start, dst, via_mask, plain, with_via))
+                moves.append(_move(rules, u, start, dst, via_mask))
                 dsts.append(dst)
     got = cache[u] = memo[key] = UnitMoves(moves, dsts, start, dmask)
     return got
 
 
-def _interned(rules: object, u: int, start: int) -> tuple[dict[int, Move], dict[tuple[int, int], Move]]:
-    table = _INTERN.get(rules)
-    if table is None or len(table) > _MEMO_LIMIT:  # bounded: long training runs must not grow
-        table = _INTERN[rules] = {}
-    got = table.get((u, start))
-    if got is None:
-        got = table[(u, start)] = ({}, {})
-    return got
+def _move(rules: Rules, u: int, start: int, dst: int, via_mask: int) -> Move:
+    ids = rules.map.grid.ids
+    via = tuple(ids[h] for h in bits(via_mask)) if via_mask else ()
+    return Move(rules.units[u].id, ids[start], ids[dst], via)
 
 
-def _move(
-    rules: Rules,
-    u: int,
-    start: int,
-    dst: int,
-    via_mask: int,
-    plain: dict[int, Move],
-    with_via: dict[tuple[int, int], Move],
-) -> Move:
-    """The one Move object for this unit, start, destination and via (each is made once)."""
-    if not via_mask:
-        mv = plain.get(dst)
-        if mv is None:
-            ids = rules.map.grid.ids
-            mv = plain[dst] = Move(rules.units[u].id, ids[start], ids[dst], ())
-        return mv
-    mv = with_via.get((dst, via_mask))
-    if mv is None:
-        ids = rules.map.grid.ids
-        via = tuple(ids[h] for h in bits(via_mask))
-        mv = with_via[(dst, via_mask)] = Move(rules.units[u].id, ids[start], ids[dst], via)
-    return mv
-
-
-# Rules -> (unit, start) -> the Move objects made so far (see ``_move``).
-_INTERN: dict[object, dict[tuple[int, int], tuple[dict[int, Move], dict[tuple[int, int], Move]]]] = {}
 # Rules -> memo of unit moves by surroundings (see ``options``); bounded, cleared when full.
 _MEMO: dict[object, dict[tuple[object, ...], UnitMoves]] = {}
 _MEMO_LIMIT = 50_000
