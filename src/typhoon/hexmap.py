@@ -7,7 +7,7 @@ both as sorted index tuples (for iteration) and as Python-int bitsets (for the h
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -172,10 +172,11 @@ class HexMap:
             rail_adj[b].append(a)
         self.rail_neighbours: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(x)) for x in rail_adj)
         self.rail_mask = grid.mask(h for h in range(grid.size) if rail_adj[h])
-        # Movement cost of entering each hex in a normal movement phase.
+        # Movement cost of entering each hex in a normal movement phase, and by rail.
         self.move_cost: tuple[int, ...] = tuple(
             2 if (self.forest_mask >> h) & 1 else 1 for h in range(grid.size)
         )
+        self.rail_cost: tuple[int, ...] = (1,) * grid.size
 
     @staticmethod
     def _side(field: str, value: Any) -> str:
@@ -240,6 +241,3 @@ class HexMap:
             seen |= comp
             comps.append(comp)
         return comps
-
-    def hexes_of(self, ids: Iterable[str]) -> list[int]:
-        return [self.idx(h) for h in ids]

@@ -38,7 +38,7 @@ from typhoon.games.bfm.actions import (
     StandFast,
 )
 from typhoon.games.bfm.flow import end_phase
-from typhoon.games.bfm.rules import SIDE_NAMES, Rules
+from typhoon.games.bfm.rules import Rules
 from typhoon.games.bfm.state import (
     ADVANCE,
     CHOOSE,
@@ -521,7 +521,3 @@ def _finish_battle(s: State, events: list[Event]) -> None:
         s.cstep = CHOOSE
     else:
         end_phase(s, events)
-
-
-def side_name(side: int) -> str:
-    return SIDE_NAMES[side]

@@ -43,10 +43,3 @@ def problems(s: State) -> list[str]:
     if s.is_terminal and s.stack >= 0:
         out.append("the game ended with two units in one hex")
     return out
-
-
-def phase_end_problems(s: State) -> list[str]:
-    """Checks for a state just after a phase ended: one unit per hex."""
-    if s.stack >= 0:
-        return ["two units share a hex at the end of a phase"]
-    return []

@@ -97,7 +97,6 @@ class UnitMoves:
     def without(self, bad: int) -> list[Move]:
         got = self.filtered.get(bad)
         if got is None:
-            # A set of the few excluded hexes: shifting a long bitset per move costs more.
             got = self.filtered[bad] = [m for m, d in zip(self.moves, self.dsts) if not (bad >> d) & 1]
         return got
 
@@ -144,7 +143,7 @@ def options(s: State, u: int) -> UnitMoves:
                 start,
                 allowance,
                 m.rail_neighbours,
-                _ones(grid.size),
+                m.rail_cost,
                 facts["enemy_occ"],
                 facts["enemy_zoc"],
                 notable,
@@ -189,25 +188,11 @@ _MEMO: dict[object, dict[tuple[object, ...], UnitMoves]] = {}
 _MEMO_LIMIT = 50_000
 
 
-_ONES: dict[int, tuple[int, ...]] = {}
 _tuple_new = tuple.__new__
 
 
-def _ones(n: int) -> tuple[int, ...]:
-    t = _ONES.get(n)
-    if t is None:
-        t = _ONES[n] = (1,) * n
-    return t
-
-
 def _movers(s: State) -> list[int]:
-    m = _phase_facts(s)["eligible"] & ~s.done
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
+    return bit_list(_phase_facts(s)["eligible"] & ~s.done)
 
 
 class _Chains:

@@ -192,9 +192,6 @@ class State:
     def is_mud(self) -> bool:
         return self.turn in self.rules.mud_turns
 
-    def unit_at(self, h: int) -> int:
-        return self.at[h]
-
     def units_at(self, h: int) -> list[int]:
         """All units on a hex (two only while one waits to move off a hex another entered)."""
         u = self.at[h]
@@ -203,9 +200,6 @@ class State:
         if self.stack >= 0 and self.loc[self.stack] == h:
             return [u, self.stack]
         return [u]
-
-    def side_of(self, unit: int) -> int:
-        return self.rules.units[unit].side
 
     def strength(self, unit: int) -> int:
         return self.rules.units[unit].strength(self.steps[unit])
