@@ -11,7 +11,6 @@ import statistics
 import time
 from collections.abc import Callable
 
-from typhoon.games.bfm import engine
 from typhoon.games.bfm.engine import apply, apply_unchecked, legal_actions, new_game
 
 EXTRA = ("typhoon.ai.bench", "typhoon.env.bench")
@@ -92,4 +91,4 @@ def all_figures(quick: bool = False, only: str | None = None) -> Figures:
     return out
 
 
-__all__ = ["all_figures", "core_figures", "random_game", "engine"]
+__all__ = ["all_figures", "core_figures", "random_game"]
