@@ -122,6 +122,7 @@ def test_create_each_mode_gives_the_right_links(client: TestClient) -> None:
         ('{"options": {"soviet_replacements": "9"}}', "must be one of"),
         ('{"options": [1]}', "options must be"),
         ('{"seed": "abc"}', "seed must be"),
+        ('{"seed": 100000000000000000000000000}', "seed must be"),  # more than SQLite holds
         ('{"game": "chess"}', "unknown game"),
     ],
 )
@@ -189,6 +190,9 @@ def test_play_a_move_and_see_it(client: TestClient) -> None:
         ('{"seen": 0}', 400, "give 'action'"),
         ('{"action": "end"}', 400, "'seen' is required"),
         ('{"action": "end", "seen": "x"}', 400, "'seen' must be an integer"),
+        ('{"action": "end", "seen": 1.5}', 400, "'seen' must be an integer"),
+        ('{"action": "end", "seen": 1e400}', 400, "'seen' must be an integer"),
+        ('{"action": "end", "seen": true}', 400, "'seen' must be an integer"),
         ('{"action": 5, "seen": 0}', 400, "'action' must be a string"),
         ('{"actions": "end", "seen": 0}', 400, "list of action texts"),
         ('{"actions": [], "seen": 0}', 400, "no action"),
@@ -249,6 +253,16 @@ def test_wrong_side_is_403(client: TestClient) -> None:
     for bad in (None, "not-a-token"):
         r = act(client, gid, bad, "setup standard", seen=v["version"])
         assert r.status_code == 403 and "cannot play" in r.json()["error"]
+    # A token that is not ASCII is just a wrong token (compared as bytes, in constant time).
+    r = client.post(
+        f"/api/games/{gid}/actions?token=%C3%A9t%C3%A9", json={"action": "end", "seen": v["version"]}
+    )
+    assert r.status_code == 403 and "cannot play" in r.json()["error"]
+    r = client.get(f"/api/games/{gid}", headers={"X-Typhoon-Token": "\xe9t\xe9".encode()})
+    assert r.status_code == 200 and r.json()["you"] == []
+    body = json.dumps({"action": "end", "seen": v["version"], "token": "\ud800"})  # a lone surrogate
+    r = client.post(f"/api/games/{gid}/actions", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 403 and "cannot play" in r.json()["error"]
     assert view(client, gid)["version"] == v["version"]
     assert act(client, gid, soviet, "setup standard", seen=v["version"]).status_code == 200
     # Now the German sets up; the Soviet link may not play for him.
@@ -460,6 +474,50 @@ def test_bad_uploads_are_refused_and_change_nothing(client: TestClient, payload:
     assert client.get("/api/games").json()["games"] == before
 
 
+def test_oversized_bodies_are_refused_before_they_are_read(client: TestClient) -> None:
+    gid, tok = hotseat_started(client)
+    before = view(client, gid)["version"]
+    big = json.dumps({"action": "end", "seen": before, "pad": "x" * 70_000})
+    r = client.post(f"/api/games/{gid}/actions", content=big, headers={"X-Typhoon-Token": tok})
+    assert r.status_code == 400 and "larger than" in r.json()["error"]
+    # Sent in chunks (no Content-Length): refused as soon as it passes the limit.
+    chunks = (c.encode() for c in (big[i : i + 8192] for i in range(0, len(big), 8192)))
+    r = client.post(f"/api/games/{gid}/actions", content=chunks, headers={"X-Typhoon-Token": tok})
+    assert r.status_code == 400 and "larger than" in r.json()["error"]
+    r = client.post("/api/records", files={"file": ("big.txt", b"x" * 5_100_000, "text/plain")})
+    assert r.status_code == 400 and "larger than" in r.json()["error"]
+    r = client.post("/api/records", json={"record": "x" * 5_000_001})
+    assert r.status_code == 400 and "larger than" in r.json()["error"]
+    assert view(client, gid)["version"] == before
+
+
+def test_a_record_with_an_impossible_seed_or_a_huge_bad_line(client: TestClient) -> None:
+    before = client.get("/api/games").json()["games"]
+    text = _good_record().replace('[Seed "9"]', '[Seed "99999999999999999999999"]')
+    r = client.post("/api/records", content=text, headers={"Content-Type": "text/plain"})
+    assert r.status_code == 400 and "seed" in r.json()["error"]
+    text = _good_record().replace("2. G setup standard", "2. G " + "x" * 100_000)
+    r = client.post("/api/records", content=text, headers={"Content-Type": "text/plain"})
+    assert r.status_code == 400 and "line 9" in r.json()["error"]
+    assert len(r.json()["error"]) <= 2000  # the bad line is quoted, not echoed whole
+    assert client.get("/api/games").json()["games"] == before
+
+
+def test_a_server_fault_is_logged_not_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        app = create_app(tmp_path / "data")
+        with TestClient(app, raise_server_exceptions=False) as c:
+
+            def broken(limit: int = 50) -> Any:
+                raise RuntimeError("/secret/path/typhoon.sqlite3 is locked")
+
+            monkeypatch.setattr(app.state.service, "list_games", broken)
+            r = c.get("/api/games")
+    assert r.status_code == 500 and r.json()["status"] == 500
+    assert "secret" not in r.text and "Traceback" not in r.text
+
+
 def test_malformed_upload_requests(client: TestClient) -> None:
     r = client.post("/api/records", files={"other": ("x.txt", b"1", "text/plain")})
     assert r.status_code == 400 and "'file'" in r.json()["error"]
@@ -469,6 +527,13 @@ def test_malformed_upload_requests(client: TestClient) -> None:
     assert r.status_code == 400
     r = client.post("/api/records", json={"record": _good_record(), "mode": "bogus"})
     assert r.status_code == 400 and "mode" in r.json()["error"]
+    r = client.post(
+        "/api/records",
+        files=[("file", ("a.txt", b"1", "text/plain")), ("file", ("b.txt", b"2", "text/plain"))],
+    )
+    assert r.status_code == 400 and "cannot read the uploaded form" in r.json()["error"]
+    r = client.post("/api/records", content=b"--x", headers={"Content-Type": "multipart/form-data"})
+    assert r.status_code == 400 and "cannot read the uploaded form" in r.json()["error"]
 
 
 # -- replay ------------------------------------------------------------------------------------
@@ -567,6 +632,10 @@ def test_pages_and_client_files_are_served(client: TestClient) -> None:
         assert r.status_code == 200 and words in r.text
         assert r.headers["cache-control"] == "no-cache"
     assert client.get("/static/lobby.js").status_code == 200
+    assert "TyphoonUI" in client.get("/static/common.js").text
+    for page in ("/", "/g/anything"):  # both pages load the shared helpers first
+        html = client.get(page).text
+        assert html.index("/static/common.js") < html.index("/static/", html.index("/static/common.js") + 1)
     assert client.get("/static/style.css").status_code == 200
     assert client.get("/static/nothing.js").status_code == 404
     assert client.get("/healthz").json() == {"ok": True}

@@ -107,7 +107,7 @@ def test_city_control_shows_on_the_map() -> None:
     assert 'class="citydot german"' in svg and 'class="citydot soviet"' in svg
 
 
-@pytest.mark.parametrize(("edition", "seed"), [("gdw1986", 3), ("vpg2009", 4)])
+@pytest.mark.parametrize(("edition", "seed"), [("gdw1986", 3), ("vpg2009", 4), ("gdw1986", 7)])
 def test_every_legal_move_gets_a_valid_path(edition: str, seed: int) -> None:
     """Random play through whole games: in every movement phase (rail and mud included) each
     legal move has a drawable path that agrees with it."""
@@ -123,15 +123,29 @@ def test_every_legal_move_gets_a_valid_path(edition: str, seed: int) -> None:
         moves = [a for a in acts if type(a).__name__ == "Move"]
         if moves:
             s = g.state
-            grid = s.rules.map.grid
+            m = s.rules.map
+            grid = m.grid
             paths = move_paths(s, moves)
-            kinds.add((s.phase_spec.movers, s.is_mud()))
+            rail, mud = s.phase_spec.movers == "rail", s.is_mud()
+            kinds.add((s.phase_spec.movers, mud))
+            enemy = 1 - s.phase_spec.side
+            stop = s.zoc(enemy)
+            cities = s.controlled_city_mask(enemy) & ~s.occ[enemy]
             for mv in moves:
                 p = paths[mv]
                 assert p[0] == mv.src and p[-1] == mv.dst
                 for x, y in zip(p, p[1:]):
                     assert grid.adjacent(grid.index[x], grid.index[y])
-                assert set(mv.via) <= set(p)
+                hexes = [grid.index[x] for x in p]
+                assert not any((s.occ[enemy] >> h) & 1 for h in hexes)
+                if not rail and mud:
+                    assert len(p) == 2
+                else:  # within the allowance, never on through an enemy zone of control
+                    cost = m.rail_cost if rail else m.move_cost
+                    assert sum(cost[h] for h in hexes[1:]) <= s.rules.units[s.rules.unit_index[mv.unit]].move
+                    assert not any((stop >> h) & 1 for h in hexes[1:-1])
+                    taken = {x for x, h in zip(p[1:-1], hexes[1:-1]) if (cities >> h) & 1}
+                    assert taken - {mv.dst} == set(mv.via)
                 checked += 1
             # legal_view attaches them
             lv = legal_view(s, acts)

@@ -1,5 +1,5 @@
-"""Real-browser fixtures: a uvicorn server in a thread on a free port, and Debian's Chromium
-driven headless by Playwright (never a downloaded browser).
+"""Real-browser fixtures: a uvicorn server in a thread on a free port (the one the web bench
+uses), and Debian's Chromium driven headless by Playwright (never a downloaded browser).
 
 Outside CI the browser tests skip, saying why, when Chromium or Playwright is missing; in CI
 (``TYPHOON_CI=1``) that is a failure."""
@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -69,30 +66,10 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Base URL of a live server (uvicorn in a thread) with its own data folder."""
-    import uvicorn
+    from typhoon.web.bench import live_server
 
-    from typhoon.web.app import create_app
-
-    app = create_app(tmp_path_factory.mktemp("web-data"))
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
-    srv = uvicorn.Server(config)
-    th = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    th.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        if time.monotonic() > deadline:  # pragma: no cover
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        th.join(timeout=10)
-        sock.close()
+    with live_server(tmp_path_factory.mktemp("web-data")) as url:
+        yield url
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ Modules, each small and with one job:
 - :mod:`typhoon.web.storage`  SQLite: games as their record (metadata + action log with dice)
 - :mod:`typhoon.web.service`  live games: modes, secret links, version checks, undo, the AI runner
 - :mod:`typhoon.web.views`    state, legal actions and hexes as JSON and in words (no rules here)
-- :mod:`typhoon.web.paths`    a plausible shortest path for a legal move, for display only
+- :mod:`typhoon.web.paths`    a cheapest path for a legal move (engine mechanics), for display only
 - :mod:`typhoon.web.svg`      the map and the counters as SVG (a pure function of the state)
 - :mod:`typhoon.web.app`      routes, error handling, static client (``static/``)
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -20,12 +21,14 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import Message
 
 from typhoon.record import MAX_RECORD_BYTES
 from typhoon.web.service import ApiError, GameService
@@ -35,11 +38,10 @@ log = logging.getLogger("typhoon.web")
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64_000  # JSON requests (records are uploaded separately)
+MAX_UPLOAD = MAX_RECORD_BYTES + MAX_BODY  # a record with its JSON or multipart wrapping
+RECORD_FIELDS = ("mode", "side", "level")  # what may come with an uploaded record
 MAX_WAIT = 30.0  # seconds a long poll may wait
 POLL_TICK = 0.025  # how often a waiting long poll looks at the game's version
-
-Handler = Callable[[Request], Awaitable[Response]]
-
 
 PAGE_HEADERS = {
     "Cache-Control": "no-cache",
@@ -57,10 +59,6 @@ class _Static(StaticFiles):
         return resp
 
 
-def default_data_dir() -> Path:
-    return Path("data")
-
-
 def _truthy(v: str | None) -> bool:
     return v is not None and v.lower() in ("1", "true", "yes", "on")
 
@@ -74,10 +72,24 @@ def _token(request: Request, body: dict[str, Any] | None = None) -> str | None:
     return t or None
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError(400, f"the request body is larger than {MAX_BODY} bytes")
+async def _read_body(request: Request, limit: int, too_big: str) -> bytes:
+    """The request body, refused (400, ``too_big``) as soon as it is known to be over ``limit``
+    bytes: from its Content-Length, or while it arrives (nothing past the limit is kept)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise ApiError(400, too_big)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(400, too_big)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _json_body(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
+    raw = await _read_body(request, limit, f"the request body is larger than {limit} bytes")
     if not raw.strip():
         raise ApiError(400, "the request body is empty; send a JSON object")
     try:
@@ -89,24 +101,93 @@ async def _json_body(request: Request) -> dict[str, Any]:
     return body
 
 
-def _int_param(value: Any, name: str, *, required: bool = True) -> int | None:
+_INT = re.compile(r"-?[0-9]{1,30}")
+
+
+def _int(value: Any, name: str) -> int | None:
+    """An optional integer: a JSON integer, or the digits of a query parameter (None if absent)."""
     if value is None or value == "":
-        if required:
-            raise ApiError(400, f"'{name}' is required")
         return None
-    if isinstance(value, bool):
-        raise ApiError(400, f"'{name}' must be an integer")
-    try:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _INT.fullmatch(value):
         return int(value)
-    except (TypeError, ValueError):
-        raise ApiError(400, f"'{name}' must be an integer, not {value!r}") from None
+    raise ApiError(400, f"'{name}' must be an integer, not {value!r}")
+
+
+def _seen(body: dict[str, Any]) -> int:
+    """The version the request has seen (required by every change)."""
+    seen = _int(body.get("seen"), "seen")
+    if seen is None:
+        raise ApiError(400, "'seen' is required")
+    return seen
+
+
+def _action_texts(body: dict[str, Any]) -> list[str]:
+    if "actions" in body:
+        texts = body["actions"]
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise ApiError(400, "'actions' must be a list of action texts")
+        return texts
+    if "action" in body:
+        if not isinstance(body["action"], str):
+            raise ApiError(400, "'action' must be a string such as 'move XXIV 0409-0608'")
+        return [body["action"]]
+    raise ApiError(400, "give 'action' (one action text) or 'actions' (a list)")
+
+
+async def _uploaded_record(request: Request) -> tuple[str, dict[str, Any]]:
+    """The record's text and the fields sent with it (mode, side, level), from a multipart
+    form, a JSON object or a plain-text body (fields in the query)."""
+    ctype = request.headers.get("content-type", "")
+    too_big = f"the record is larger than {MAX_RECORD_BYTES} bytes"
+    if ctype.startswith("application/json"):
+        body = await _json_body(request, MAX_UPLOAD)
+        text = body.get("record")
+        if not isinstance(text, str):
+            raise ApiError(400, "give the record's text as 'record'")
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
+            raise ApiError(400, too_big)
+        return text, {k: body[k] for k in RECORD_FIELDS if k in body}
+    if not ctype.startswith("multipart/form-data"):
+        raw = await _read_body(request, MAX_RECORD_BYTES, too_big)
+        return _decode_record(raw), {k: v for k, v in request.query_params.items() if k in RECORD_FIELDS}
+    raw = await _read_body(request, MAX_UPLOAD, too_big)
+
+    async def receive() -> Message:  # the form parser reads the body already read (and bounded)
+        return {"type": "http.request", "body": raw, "more_body": False}
+
+    try:
+        form = await Request(request.scope, receive).form(
+            max_files=1, max_fields=20, max_part_size=MAX_UPLOAD
+        )
+    except (HTTPException, MultiPartException) as exc:
+        why = exc.detail if isinstance(exc, HTTPException) else exc.message
+        raise ApiError(400, f"cannot read the uploaded form: {why}") from None
+    try:
+        f = form.get("file") or form.get("record")
+        if f is None:
+            raise ApiError(400, "the form has no 'file' field holding the record")
+        data = f.encode("utf-8") if isinstance(f, str) else await f.read(MAX_RECORD_BYTES + 1)
+        if len(data) > MAX_RECORD_BYTES:
+            raise ApiError(400, too_big)
+        return _decode_record(data), {k: v for k in RECORD_FIELDS if isinstance(v := form.get(k), str)}
+    finally:
+        await form.close()
+
+
+def _decode_record(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ApiError(400, "the record is not UTF-8 text") from None
 
 
 def create_app(
     data_dir: str | Path | None = None, *, ai_delay: float = 0.0, resume: bool = True
 ) -> Starlette:
     """The web app storing its games in ``data_dir`` (default ./data)."""
-    store = Store(data_dir if data_dir is not None else default_data_dir())
+    store = Store(data_dir if data_dir is not None else "data")
     service = GameService(store, ai_delay=ai_delay)
 
     # -- pages ------------------------------------------------------------------------------
@@ -136,8 +217,8 @@ def create_app(
     async def get_game(request: Request) -> Response:
         gid = request.path_params["gid"]
         q = request.query_params
-        after = _int_param(q.get("after"), "after", required=False)
-        wait = min(float(_int_param(q.get("wait"), "wait", required=False) or 0), MAX_WAIT)
+        after = _int(q.get("after"), "after")
+        wait = min(float(_int(q.get("wait"), "wait") or 0), MAX_WAIT)
         s = await run_in_threadpool(service.session, gid)
         if after is not None and wait > 0:
             deadline = time.monotonic() + wait
@@ -168,49 +249,31 @@ def create_app(
             await run_in_threadpool(service.preview, request.path_params["gid"], target, attackers)
         )
 
-    async def actions(request: Request) -> Response:
+    async def change(
+        request: Request, call: Callable[..., dict[str, Any]], *read: Callable[[dict[str, Any]], Any]
+    ) -> Response:
+        """A request that changes the game: ``call`` is service.act or service.undo, given the
+        game, the token, what the ``read`` functions take from the body, and ``seen``."""
         gid = request.path_params["gid"]
         await run_in_threadpool(service.session, gid)  # 404 before anything else
         body = await _json_body(request)
-        texts: list[str]
-        if "actions" in body:
-            texts = body["actions"]
-            if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-                raise ApiError(400, "'actions' must be a list of action texts")
-        elif "action" in body:
-            if not isinstance(body["action"], str):
-                raise ApiError(400, "'action' must be a string such as 'move XXIV 0409-0608'")
-            texts = [body["action"]]
-        else:
-            raise ApiError(400, "give 'action' (one action text) or 'actions' (a list)")
-        seen = _int_param(body.get("seen"), "seen")
-        assert seen is not None
+        args = [f(body) for f in read]
         out = await run_in_threadpool(
-            service.act,
+            call,
             gid,
             _token(request, body),
-            texts,
-            seen,
+            *args,
+            _seen(body),
             svg=bool(body.get("svg")),
             legal=bool(body.get("legal")),
         )
         return JSONResponse(out)
 
+    async def actions(request: Request) -> Response:
+        return await change(request, service.act, _action_texts)
+
     async def undo(request: Request) -> Response:
-        gid = request.path_params["gid"]
-        await run_in_threadpool(service.session, gid)
-        body = await _json_body(request)
-        seen = _int_param(body.get("seen"), "seen")
-        assert seen is not None
-        out = await run_in_threadpool(
-            service.undo,
-            gid,
-            _token(request, body),
-            seen,
-            svg=bool(body.get("svg")),
-            legal=bool(body.get("legal")),
-        )
-        return JSONResponse(out)
+        return await change(request, service.undo)
 
     async def record(request: Request) -> Response:
         gid = request.path_params["gid"]
@@ -225,7 +288,7 @@ def create_app(
 
     async def replay(request: Request) -> Response:
         q = request.query_params
-        step = _int_param(q.get("step"), "step", required=False)
+        step = _int(q.get("step"), "step")
         out = await run_in_threadpool(
             service.replay_step, request.path_params["gid"], step, numbers=_truthy(q.get("numbers"))
         )
@@ -233,47 +296,14 @@ def create_app(
 
     async def map_svg(request: Request) -> Response:
         q = request.query_params
-        step = _int_param(q.get("step"), "step", required=False)
-        out = await run_in_threadpool(
-            service.replay_step, request.path_params["gid"], step, numbers=_truthy(q.get("numbers"))
+        step = _int(q.get("step"), "step")
+        svg = await run_in_threadpool(
+            service.map_svg, request.path_params["gid"], step, numbers=_truthy(q.get("numbers"))
         )
-        return Response(out["svg"], media_type="image/svg+xml")
+        return Response(svg, media_type="image/svg+xml")
 
     async def upload(request: Request) -> Response:
-        ctype = request.headers.get("content-type", "")
-        params: dict[str, Any] = {}
-        text: str | None = None
-        if ctype.startswith("multipart/form-data"):
-            try:
-                form = await request.form(max_files=1, max_fields=20)
-            except Exception as exc:  # malformed multipart
-                raise ApiError(400, f"cannot read the uploaded form: {exc}") from None
-            f = form.get("file") or form.get("record")
-            if f is None:
-                raise ApiError(400, "the form has no 'file' field holding the record")
-            if isinstance(f, str):
-                raw = f.encode("utf-8")
-            else:
-                raw = await f.read(MAX_RECORD_BYTES + 1)
-            for k in ("mode", "side", "level"):
-                v = form.get(k)
-                if isinstance(v, str):
-                    params[k] = v
-            text = _decode_record(raw)
-        elif ctype.startswith("application/json"):
-            body = await _json_body_large(request)
-            if not isinstance(body.get("record"), str):
-                raise ApiError(400, "give the record's text as 'record'")
-            text = body["record"]
-            params = {k: body[k] for k in ("mode", "side", "level") if k in body}
-        else:
-            raw = await request.body()
-            if len(raw) > MAX_RECORD_BYTES:
-                raise ApiError(400, f"the record is larger than {MAX_RECORD_BYTES} bytes")
-            text = _decode_record(raw)
-            params = {
-                k: request.query_params[k] for k in ("mode", "side", "level") if k in request.query_params
-            }
+        text, params = await _uploaded_record(request)
         if not text.strip():
             raise ApiError(400, "the record is empty")
         out = await run_in_threadpool(service.upload, text, params)
@@ -292,9 +322,11 @@ def create_app(
         return PlainTextResponse(f"{exc.status_code} {exc.detail}", status_code=exc.status_code)
 
     async def server_error(request: Request, exc: Exception) -> Response:
+        # The details (and the traceback) go to the log, never to the user.
         log.exception("unexpected error on %s", request.url.path, exc_info=exc)
         return JSONResponse(
-            {"error": f"server error: {type(exc).__name__}: {exc}", "status": 500}, status_code=500
+            {"error": "server error: the request failed on the server (the fault is logged)", "status": 500},
+            status_code=500,
         )
 
     @asynccontextmanager
@@ -336,25 +368,3 @@ def create_app(
     app.state.service = service
     app.state.store = store
     return app
-
-
-async def _json_body_large(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_RECORD_BYTES + 1000:
-        raise ApiError(400, f"the record is larger than {MAX_RECORD_BYTES} bytes")
-    try:
-        body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ApiError(400, f"the request body is not valid JSON: {exc}") from None
-    if not isinstance(body, dict):
-        raise ApiError(400, "the request body must be a JSON object")
-    return body
-
-
-def _decode_record(raw: bytes) -> str:
-    if len(raw) > MAX_RECORD_BYTES:
-        raise ApiError(400, f"the record is larger than {MAX_RECORD_BYTES} bytes")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ApiError(400, "the record is not UTF-8 text") from None

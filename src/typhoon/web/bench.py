@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -30,7 +31,9 @@ from typhoon.players import player_names
 
 
 @contextmanager
-def live_server(data_dir: str) -> Iterator[str]:
+def live_server(data_dir: str | Path) -> Iterator[str]:
+    """The base URL of the web app served by uvicorn in a thread, on a free loopback port
+    (also the browser tests' server)."""
     import uvicorn
 
     from typhoon.web.app import create_app
@@ -45,7 +48,11 @@ def live_server(data_dir: str) -> Iterator[str]:
     )
     th = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     th.start()
+    deadline = time.monotonic() + 20
     while not server.started:
+        if time.monotonic() > deadline or not th.is_alive():
+            sock.close()
+            raise RuntimeError("the web server did not start")
         time.sleep(0.02)
     try:
         yield f"http://127.0.0.1:{port}"

@@ -1,90 +1,112 @@
 """The path a legal move takes, for drawing it on the map.
 
 The engine decides which moves are legal (and which enemy-held cities each one passes
-through); it does not keep the path. This module finds a cheapest path that agrees with a
-legal move, so the browser can show it: same terrain costs, no enemy-held hex, no leaving an
-enemy zone of control once entered, rail lines only in a rail phase, one hex in mud, passing
-through exactly the cities the move names. It is display help, never a legality check.
+through); it does not keep the path. This module asks the engine's movement mechanics
+(:func:`typhoon.mechanics.movement.reach`, with the same graph, costs, blocked hexes and
+zones of control as the movement phase) how many points a unit can have left on each hex,
+and walks back from the move's destination along those labels: a path that agrees with the
+move, cities passed through included. One hex in mud. It is display help, never a legality
+check.
 """
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from typhoon.games.bfm.actions import Move
+from typhoon.mechanics.movement import reach
+
+Label = tuple[int, int]  # (hex, notable hexes entered so far)
 
 
 def move_paths(state: Any, moves: Iterable[Move]) -> dict[Move, list[str]]:
     """A path (hex ids, start and end included) for each of ``moves``; moves for which no
     path is found (which should not happen) are left out."""
-    by_unit: dict[str, list[Move]] = {}
-    for m in moves:
-        by_unit.setdefault(m.unit, []).append(m)
-    out: dict[Move, list[str]] = {}
-    for uid, ms in by_unit.items():
-        out.update(_unit_paths(state, uid, ms))
-    return out
-
-
-def _unit_paths(state: Any, uid: str, moves: list[Move]) -> dict[Move, list[str]]:
     rules = state.rules
     m = rules.map
     grid = m.grid
-    u = rules.unit_index[uid]
-    start = state.loc[u]
-    if start < 0:
-        return {}
-    spec = rules.phases[state.phase]
-    side = spec.side
-    enemy = 1 - side
+    spec = state.phase_spec
     rail = spec.movers == "rail"
-    mud = state.is_mud() and not rail
-    if mud:
+    if state.is_mud() and not rail:
         return {mv: [mv.src, mv.dst] for mv in moves}
+    by_unit: dict[str, list[Move]] = {}
+    for mv in moves:
+        by_unit.setdefault(mv.unit, []).append(mv)
+    enemy = 1 - spec.side
+    neighbours = m.rail_neighbours if rail else grid.neighbours
+    cost = m.rail_cost if rail else m.move_cost
     blocked = state.occ[enemy]
     stop = state.zoc(enemy)
-    notable = state.controlled_city_mask(enemy) & ~blocked
-    neighbours = m.rail_neighbours if rail else grid.neighbours
-    allowance = rules.units[u].move
-    # Dijkstra over (hex, notable cities entered so far): cheapest cost, then parent.
-    best: dict[tuple[int, int], int] = {(start, 0): 0}
-    parent: dict[tuple[int, int], tuple[int, int] | None] = {(start, 0): None}
-    heap: list[tuple[int, int, int]] = [(0, start, 0)]
-    while heap:
-        cost, h, seen = heapq.heappop(heap)
-        if best.get((h, seen), 1 << 30) < cost:
-            continue
-        if h != start and (stop >> h) & 1:
-            continue  # entering an enemy zone of control ends the move
-        for n in neighbours[h]:
-            if (blocked >> n) & 1:
-                continue
-            c = cost + (1 if rail else m.move_cost[n])
-            if c > allowance:
-                continue
-            key = (n, seen | (notable & (1 << n)))
-            if c < best.get(key, 1 << 30):
-                best[key] = c
-                parent[key] = (h, seen)
-                heapq.heappush(heap, (c, n, key[1]))
+    notable = state.controlled_city_mask(enemy) & ~blocked  # cities a move takes on its way
     out: dict[Move, list[str]] = {}
-    for mv in moves:
-        dst = grid.index.get(mv.dst, -1)
-        if dst < 0:
-            continue
-        want = 0
-        for hid in mv.via:
-            want |= 1 << grid.index[hid]
-        want |= notable & (1 << dst)
-        key = (dst, want)
-        if key not in parent:
-            continue
-        path: list[str] = []
-        k: tuple[int, int] | None = key
-        while k is not None:
-            path.append(grid.ids[k[0]])
-            k = parent[k]
-        out[mv] = path[::-1]
+    for uid, ms in by_unit.items():
+        u = rules.unit_index[uid]
+        start = state.loc[u]
+        allowance = rules.units[u].move
+        left = reach(start, allowance, neighbours, cost, blocked, stop, notable)
+        left[(start, 0)] = allowance
+        back = _Back(left, neighbours, cost, stop, notable)
+        for mv in ms:
+            dst = grid.index[mv.dst]
+            want = notable & (1 << dst)
+            for hid in mv.via:
+                want |= 1 << grid.index[hid]
+            path = back.path((dst, want), (start, 0))
+            if path is not None:
+                out[mv] = [grid.ids[h] for h in path]
     return out
+
+
+class _Back:
+    """Walks back from a label of :func:`reach` to the start, a cheapest way: from each label
+    to the neighbour with the most points left from which entering gives this label's points.
+    Points left grow at every step back, so a walk ends. Steps are remembered (moves of one
+    unit share most of their paths)."""
+
+    def __init__(
+        self,
+        left: dict[Label, int],
+        neighbours: Sequence[Sequence[int]],
+        cost: Sequence[int],
+        stop: int,
+        notable: int,
+    ):
+        self.left = left
+        self.neighbours = neighbours
+        self.cost = cost
+        self.stop = stop
+        self.notable = notable
+        self.steps: dict[Label, Label | None] = {}
+
+    def step(self, label: Label) -> Label | None:
+        if label in self.steps:
+            return self.steps[label]
+        h, seen = label
+        here = self.left[label]
+        c = self.cost[h]
+        bit = 1 << h
+        need = None if self.stop & bit else here + c  # entering a zone of control leaves 0
+        # The notable hexes entered before h: without h itself if h is notable.
+        before = (seen, seen & ~bit) if self.notable & bit else (seen,)
+        best, found = -1, None
+        for p in self.neighbours[h]:
+            for s in before:
+                lp = self.left.get((p, s), -1)
+                if (lp == need or (need is None and lp >= c)) and lp > best:
+                    best, found = lp, (p, s)
+        self.steps[label] = found
+        return found
+
+    def path(self, end: Label, start: Label) -> list[int] | None:
+        if end not in self.left:
+            return None
+        out = [end[0]]
+        label = end
+        while label != start:
+            prev = self.step(label)
+            if prev is None:  # pragma: no cover - reach's labels always lead back to the start
+                return None
+            label = prev
+            out.append(label[0])
+        return out[::-1]

@@ -30,6 +30,7 @@ from typing import Any
 from typhoon.errors import IllegalActionError, NotationError, RecordError, TyphoonError
 from typhoon.game import CHANCE, TERMINAL, Game
 from typhoon.games import game_keys, game_module
+from typhoon.games.bfm.preview import preview
 from typhoon.players import make_player, player_names
 from typhoon.record import Record
 from typhoon.web.storage import GameRow, Progress, Store
@@ -43,12 +44,16 @@ SIDES = ("german", "soviet")
 LOG_ENTRIES = 120  # log entries sent with every view
 MAX_SESSIONS = 256  # live games kept in memory (the rest are rebuilt on demand)
 MAX_BATCH = 64  # actions in one request
+MAX_MESSAGE = 2000  # characters of an error message (a record's bad line is quoted in it)
+SEEDS = range(-(2**63), 2**63)  # seeds are stored as SQLite integers
 
 
 class ApiError(Exception):
     """An error the API reports as JSON with an HTTP status."""
 
     def __init__(self, status: int, message: str, **extra: Any):
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 1] + "\u2026"
         super().__init__(message)
         self.status = status
         self.message = message
@@ -68,14 +73,23 @@ class Session:
     players: dict[int, Any] = field(default_factory=dict)  # side -> AI player object
     ai_running: bool = False
     ai_error: str | None = None
+    # What every viewer of the current position is shown (views, map, legal actions), made
+    # once per version: the long poll wakes every watcher of a game at the same change.
+    _memo: dict[Any, Any] = field(default_factory=dict)
+    _memo_version: int = -1
 
     @property
     def id(self) -> str:
         return self.row.id
 
-
-def _links(game_id: str, tokens: Mapping[str, str], which: Sequence[str]) -> dict[str, str]:
-    return {k: f"/g/{game_id}#t={tokens[k]}" for k in which if k in tokens}
+    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()``, computed once per version of the game (call it under ``self.lock``)."""
+        if self._memo_version != self.row.version:
+            self._memo = {}
+            self._memo_version = self.row.version
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
 
 
 class GameService:
@@ -162,8 +176,8 @@ class GameService:
         if not isinstance(options, dict) or not all(isinstance(v, str | int) for v in options.values()):
             raise _bad("options must be an object of name: value strings")
         seed = params.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise _bad("seed must be an integer")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed not in SEEDS):
+            raise _bad("seed must be an integer of at most 64 bits")
         ai = _ai_sides(mode, side, level)
         try:
             game = Game(
@@ -182,11 +196,11 @@ class GameService:
         mode, side, level = _mode_side_level(params, default_mode="hotseat")
         try:
             record = Record.from_text(text)
+            if record.seed is not None and record.seed not in SEEDS:
+                raise RecordError("the seed is more than a 64-bit integer")
             game = record.replay()
-        except RecordError as exc:
-            raise ApiError(400, f"this record cannot be loaded: {exc}") from None
-        except TyphoonError as exc:  # pragma: no cover - replay wraps engine errors
-            raise ApiError(400, f"this record cannot be loaded: {exc}") from None
+        except TyphoonError as exc:  # a RecordError naming the line at fault
+            raise _bad(f"this record cannot be loaded: {exc}") from None
         if record.seed is None:
             game.seed = secrets.randbelow(2**31)
             game.resync_dice()
@@ -223,22 +237,15 @@ class GameService:
         s = Session(row=row, game=game)
         self._remember(s)
         self.kick_ai(s)
-        if mode == "hotseat":
-            links = _links(gid, tokens, ["host"])
-            token = tokens["host"]
-        elif mode == "ai":
-            links = _links(gid, tokens, [side])
-            token = tokens[side]
-        else:
-            links = _links(gid, tokens, list(SIDES))
-            token = tokens[side]
+        mine = "host" if mode == "hotseat" else side
+        shared = list(SIDES) if mode == "remote" else [mine]  # remote: the opponent's link too
         return {
             "id": gid,
             "mode": mode,
             "side": side,
             "ai": ai,
-            "token": token,
-            "links": links,
+            "token": tokens[mine],
+            "links": {k: f"/g/{gid}#t={tokens[k]}" for k in shared},
             "watch": f"/g/{gid}",
         }
 
@@ -285,15 +292,22 @@ class GameService:
         self._remember(s)
         return s
 
-    def sides_of(self, s: Session, token: str | None) -> set[int]:
-        """The sides this token may play for (never an AI side)."""
+    @staticmethod
+    def _token_sides(s: Session, token: str | None) -> set[int]:
+        """The sides this token is the secret of (AI sides included). Every stored token is
+        compared in constant time, as bytes (a token may hold any character)."""
         if not token:
             return set()
+        given = token.encode("utf-8", "surrogatepass")
         out: set[int] = set()
         for key, value in s.row.tokens.items():
-            if secrets.compare_digest(value, token):
+            if secrets.compare_digest(value.encode(), given):
                 out |= {0, 1} if key == "host" else {SIDES.index(key)}
-        return {sd for sd in out if SIDES[sd] not in s.row.ai}
+        return out
+
+    def sides_of(self, s: Session, token: str | None) -> set[int]:
+        """The sides this token may play for (never an AI side)."""
+        return {sd for sd in self._token_sides(s, token) if SIDES[sd] not in s.row.ai}
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -313,13 +327,31 @@ class GameService:
     def _view(
         self, s: Session, token: str | None, *, svg: bool, numbers: bool = False, legal: bool = False
     ) -> dict[str, Any]:
-        """The position for this token's holder; with ``legal``, the legal actions too when it
-        is that holder's decision (saves the browser a request)."""
+        """The position for this token's holder (under s.lock); with ``legal``, the legal
+        actions too when it is that holder's decision (saves the browser a request)."""
         g = s.game
-        v = state_view(g.state)
         you = sorted(self.sides_of(s, token))
         player = g.current_player()
-        last_actor = g.history[-1].actor if g.history else None
+        v = dict(s.memo("view", lambda: self._shared_view(s)))
+        v.update(
+            {
+                "you": [SIDES[sd] for sd in you],
+                "your_turn": player in you,
+                "can_undo": any(g.can_undo(sd) for sd in you),
+                "ai_thinking": s.ai_running,
+                "ai_error": s.ai_error,
+            }
+        )
+        if svg:
+            v["svg"] = s.memo(("svg", numbers), lambda: render_map(g.state, numbers=numbers))
+        if legal and player in you:
+            v["legal"] = self._legal(s)["actions"]
+        return v
+
+    def _shared_view(self, s: Session) -> dict[str, Any]:
+        """The part of the view that is the same for every token."""
+        g = s.game
+        v = state_view(g.state)
         v.update(
             {
                 "id": s.id,
@@ -327,20 +359,15 @@ class GameService:
                 "actions": len(g.history),
                 "mode": s.row.mode,
                 "ai": dict(s.row.ai),
-                "you": [SIDES[sd] for sd in you],
-                "your_turn": player in you,
-                "can_undo": bool(g.can_undo() and last_actor in you),
-                "ai_thinking": s.ai_running,
-                "ai_error": s.ai_error,
                 "log": self._log(s, max(0, len(g.history) - LOG_ENTRIES)),
                 "result_text": _result_text(g),
             }
         )
-        if svg:
-            v["svg"] = render_map(g.state, numbers=numbers)
-        if legal and player in you:
-            v["legal"] = legal_view(g.state, g.legal_actions())["actions"]
         return v
+
+    @staticmethod
+    def _legal(s: Session) -> dict[str, Any]:
+        return dict(s.memo("legal", lambda: legal_view(s.game.state, s.game.legal_actions())))
 
     def _log(self, s: Session, start: int, stop: int | None = None) -> list[dict[str, Any]]:
         g = s.game
@@ -366,15 +393,11 @@ class GameService:
     def legal(self, game_id: str) -> dict[str, Any]:
         s = self.session(game_id)
         with s.lock:
-            state = s.game.state
-            version = s.row.version
-        out = legal_view(state, s.game.module.legal_actions(state))
-        out["version"] = version
+            out = self._legal(s)
+            out["version"] = s.row.version
         return out
 
     def preview(self, game_id: str, target: str, attackers: Sequence[str]) -> dict[str, Any]:
-        from typhoon.games.bfm.preview import preview
-
         s = self.session(game_id)
         with s.lock:
             state = s.game.state
@@ -394,32 +417,25 @@ class GameService:
                 rec.seed = None  # the seed would tell a player the dice still to come
             return str(rec.to_text())
 
+    def _at_step(self, s: Session, step: int | None) -> tuple[int, int, Any]:
+        """(step, total, state after the first ``step`` actions), ``step`` clamped to the log
+        (default: all of it). Under s.lock."""
+        g = s.game
+        total = len(g.history)
+        step = total if step is None else max(0, min(step, total))
+        return step, total, g.history[step].before if step < total else g.state
+
     def replay_step(self, game_id: str, step: int | None, *, numbers: bool = False) -> dict[str, Any]:
         s = self.session(game_id)
         with s.lock:
-            g = s.game
-            history = list(g.history)
-            final = g.state
-        total = len(history)
-        if step is None or step > total:
-            step = total
-        step = max(0, step)
-
-        def at(i: int) -> Any:
-            return history[i].before if i < total else final
-
+            step, total, state = self._at_step(s, step)
+            states = [e.before for e in s.game.history] + [s.game.state]
+            entry = self._log(s, step - 1, step)[0] if step > 0 else None
+        labels = state.rules.turn_labels
         turns: list[dict[str, Any]] = []
-        seen: set[int] = set()
-        for i in range(total + 1):
-            t = at(i).turn
-            if t not in seen:
-                seen.add(t)
-                turns.append({"turn": t, "step": i, "label": final.rules.turn_labels.get(t, "set-up")})
-        state = at(step)
-        entry = None
-        if step > 0:
-            with s.lock:
-                entry = self._log(s, step - 1, step)[0] if step <= len(s.game.history) else None
+        for i, st in enumerate(states):
+            if not turns or st.turn != turns[-1]["turn"]:  # turns only go forward
+                turns.append({"turn": st.turn, "step": i, "label": labels.get(st.turn, "set-up")})
         return {
             "id": s.id,
             "step": step,
@@ -429,6 +445,12 @@ class GameService:
             "state": state_view(state),
             "svg": render_map(state, numbers=numbers),
         }
+
+    def map_svg(self, game_id: str, step: int | None, *, numbers: bool = False) -> str:
+        s = self.session(game_id)
+        with s.lock:
+            state = self._at_step(s, step)[2]
+        return render_map(state, numbers=numbers)
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -483,13 +505,12 @@ class GameService:
                 raise ApiError(
                     422, "nothing to undo here: undo stays within a phase and never crosses a die roll"
                 )
-            last = g.history[-1]
-            if last.actor not in sides:
+            last = g.history[-1].actor
+            if last not in sides:
                 raise ApiError(
-                    403, f"the last decision was the {SIDES[last.actor].capitalize()} player's, not yours"
+                    403, f"the last decision was the {SIDES[last].capitalize()} player's, not yours"
                 )
-            undone = g.text(last.action)
-            g.undo()
+            undone = g.text(g.undo(last).action)
             progress = self._progress(s, g)
             self.store.truncate(s.id, len(g.history), progress, expect_version=s.row.version)
             self._apply_progress(s, g, progress)
@@ -500,7 +521,7 @@ class GameService:
     def _check(self, s: Session, token: str | None, seen: int, svg: bool, legal: bool) -> set[int]:
         sides = self.sides_of(s, token)
         if not sides:
-            if token and any(secrets.compare_digest(v, token) for v in s.row.tokens.values()):
+            if self._token_sides(s, token):
                 raise ApiError(403, "that side is played by the AI")
             raise ApiError(403, "this link cannot play in this game (missing or wrong token)")
         if seen != s.row.version:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from typhoon.web.views import hex_words, unit_words
+from typhoon.web.views import hex_words, side_name, unit_words
 
 R = 40.0  # hex circumradius in SVG units
 MARGIN = 8.0
@@ -201,7 +201,7 @@ def render_map(state: Any, *, numbers: bool = False, label: str | None = None) -
     out.append('<g class="cities" pointer-events="none">')
     for i, c in enumerate(m.cities):
         x, y = lay.centres[c.hex]
-        holder = "german" if state.controller(i) == 0 else "soviet"
+        holder = side_name(state.controller(i))
         moscow = m.is_moscow(c.hex)
         size = 9.0 if moscow else 6.0
         out.append(
@@ -231,7 +231,7 @@ def render_map(state: Any, *, numbers: bool = False, label: str | None = None) -
 def _counter(state: Any, u: int, hid: str, x: float, y: float) -> str:
     spec = state.rules.units[u]
     steps = state.steps[u]
-    side = "german" if spec.side == 0 else "soviet"
+    side = side_name(spec.side)
     kind = "panzer" if spec.panzer else "infantry"
     strength = "full" if steps == 2 else "half"
     done = " done" if (state.done >> u) & 1 else ""

@@ -6,10 +6,10 @@ actions the engine gave, and describes them for the browser (and for screen read
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from typhoon.games.bfm.combat_phase import battle_summary, compute_odds
 from typhoon.games.bfm.notation import action_to_text
 from typhoon.games.bfm.rules import SIDE_NAMES
 from typhoon.games.bfm.state import STEP_NAMES
@@ -72,18 +72,13 @@ def hex_words(state: Any, h: int) -> str:
 
 
 def action_dict(action: Any) -> dict[str, Any]:
-    """{'text': 'move XXIV 0409-0608', 'kind': 'move', 'unit': 'XXIV', 'src': ..., ...}."""
-    if hasattr(action, "_asdict"):  # named tuple actions
-        fields = dict(action._asdict())
-    elif dataclasses.is_dataclass(action):
-        fields = {f.name: getattr(action, f.name) for f in dataclasses.fields(action)}
-    else:  # pragma: no cover - every action kind is one of the two
-        fields = {}
+    """{'text': 'move XXIV 0409-0608', 'unit': 'XXIV', 'src': ..., 'kind': 'move'}: the
+    action's fields (actions are named tuples with a ``kind``); a retreat also says where it
+    ends (``dst``)."""
     d: dict[str, Any] = {"text": action_to_text(action)}
-    for k, v in fields.items():
+    for k, v in action._asdict().items():
         d[k] = list(v) if isinstance(v, tuple) else v
-    d["kind"] = type(action).__name__.lower()
-    if d["kind"] == "retreat":
+    if action.kind == "retreat":
         d["dst"] = action.path[-1]
     return d
 
@@ -131,8 +126,6 @@ def state_view(state: Any) -> dict[str, Any]:
         for i, c in enumerate(rules.map.cities)
     ]
     battles = []
-    from typhoon.games.bfm.combat_phase import compute_odds
-
     for d, atk in state.battles:
         odds = compute_odds(state, d, atk)
         battles.append(
@@ -142,6 +135,7 @@ def state_view(state: Any) -> dict[str, Any]:
                 "attackers": [rules.units[a].id for a in atk],
                 "odds": odds.text(),
                 "final": odds.final,
+                "summary": battle_summary(state, d, atk),
             }
         )
     cur = None
@@ -192,7 +186,7 @@ def state_view(state: Any) -> dict[str, Any]:
 def legal_view(state: Any, actions: Sequence[Any]) -> dict[str, Any]:
     """The legal actions, each as a dict, with a path for every move."""
     out = [action_dict(a) for a in actions]
-    moves = [a for a in actions if type(a).__name__ == "Move"]
+    moves = [a for a in actions if a.kind == "move"]
     if moves:
         paths = move_paths(state, moves)
         for d, a in zip(out, actions):

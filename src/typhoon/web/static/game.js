@@ -6,6 +6,7 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
+  const { el } = window.TyphoonUI;
   const SVGNS = "http://www.w3.org/2000/svg";
   const PLACE_KINDS = ["place", "rebuild", "reinforce"];
   const UNIT_KINDS = ["lose", "advance", "restore"];
@@ -33,17 +34,6 @@
 
   // -- helpers ---------------------------------------------------------------------------
 
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "text") e.textContent = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const k of kids) if (k !== null && k !== undefined) e.append(k);
-    return e;
-  }
-
   function svgEl(tag, attrs) {
     const e = document.createElementNS(SVGNS, tag);
     for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -54,24 +44,8 @@
   const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
   const pct = (p) => `${Math.round(p * 100)}%`;
 
-  async function api(method, path, body) {
-    const opts = { method, headers: {} };
-    if (G.token) opts.headers["X-Typhoon-Token"] = G.token;
-    if (body !== undefined) {
-      opts.headers["Content-Type"] = "application/json";
-      opts.body = JSON.stringify(body);
-    }
-    const r = await fetch(path, opts);
-    let data = null;
-    try { data = await r.json(); } catch (e) { data = null; }
-    if (!r.ok) {
-      const err = new Error((data && data.error) || `${r.status} ${r.statusText}`);
-      err.status = r.status;
-      err.data = data;
-      throw err;
-    }
-    return data;
-  }
+  // The JSON API, with this page's token.
+  const api = (method, path, body) => window.TyphoonUI.api(method, path, body, G.token);
 
   let announceTimer = null;
   function announce(msg) {
@@ -118,7 +92,7 @@
       case "attack": return `${a.unit} attacks ${a.target}`;
       case "resolve": {
         const b = (G.view.battles || []).find((x) => x.hex === a.target);
-        return `Resolve the battle in ${a.target}` + (b ? ` (${b.attackers.join(" + ")} against ${b.defender}: ${b.odds})` : "");
+        return b ? `Resolve ${b.summary}` : `Resolve the battle in ${a.target}`;
       }
       case "lose": return `${unitLabel(a.unit)} loses a step`;
       case "retreat": return `Retreat ${a.path.join("-")}`;
@@ -412,7 +386,7 @@
       const owed = b && b.owed > 0 ? ` (${b.owed} more strength point(s) to lose)` : "";
       return `Choose the attacking unit that loses a step${owed}.`;
     }
-    if (has("retreat")) return "Choose where the defender retreats: click a highlighted hex (two hexes away).";
+    if (has("retreat")) return "Choose where the defender retreats: click a highlighted hex.";
     if (has("advance")) return "One attacker may advance into the emptied hex: click it, or choose no advance.";
     if (has("standfast")) return "The defender may stand fast (and lose a step) instead of retreating.";
     if (has("rebuild") || has("restore") || has("reinforce")) {
@@ -544,7 +518,8 @@
   }
 
   function drawRecent(layer) {
-    // Arrows for the other side's moves since your last decision.
+    // Arrows for the other side's moves, retreats and advances since your last decision
+    // (each event says where the unit came from).
     const v = G.view;
     if (!v.you.length) return;
     let lastMine = 0;
@@ -553,11 +528,12 @@
     for (const e of v.log) {
       if (e.n <= lastMine || v.you.includes(e.actor)) continue;
       for (const ev of e.events) {
-        if (ev.kind === "move" && ev.data && G.hexes[ev.data.from] && G.hexes[ev.data.to]) {
-          const a = G.hexes[ev.data.from];
-          const b = G.hexes[ev.data.to];
-          layer.append(svgEl("line", { class: "recent", x1: a.cx, y1: a.cy, x2: b.cx, y2: b.cy }));
-        }
+        const d = ev.data || {};
+        const to = { move: [d.to], retreat: d.path, advance: [d.hex] }[ev.kind];
+        const hexes = to ? [d.from, ...to] : [];
+        if (hexes.length < 2 || !hexes.every((h) => G.hexes[h])) continue;
+        const points = hexes.map((h) => `${G.hexes[h].cx},${G.hexes[h].cy}`).join(" ");
+        layer.append(svgEl("polyline", { class: "recent", points }));
       }
     }
   }
@@ -581,75 +557,90 @@
     announce(`${list.length} choices: ` + list.map((a, i) => `${i + 1}: ${describeAction(a)}`).join("; ") + ". Press a number.");
   }
 
-  function activate(hex) {
-    if (!hex) return;
-    G.focus = hex;
-    if (!canAct()) {
-      drawOverlay();
-      updateFocusInfo();
-      announce(hexWords(hex));
-      return;
-    }
-    G.choices = null;
+  // What a click (or Enter) on a hex does, from the legal actions: {hint, run}, or null when
+  // nothing. activate() runs it and the focus description shows its hint, so they agree.
+  function planFor(hex) {
+    if (!canAct()) return null;
+    const sendOrChoose = (list) => () => (list.length === 1 ? send([list[0].text]) : choose(list));
     if (G.sel && G.sel.type === "unit") {
-      if (hex === G.sel.hex && !G.view.stack) { clearSel(); return; }
+      if (hex === G.sel.hex && !G.view.stack) return { hint: `${G.sel.unit} is selected; Enter cancels.`, run: clearSel };
       const ms = acts((a) => a.kind === "move" && a.unit === G.sel.unit && a.dst === hex);
-      if (ms.length === 1) { send([ms[0].text]); return; }
-      if (ms.length > 1) { choose(ms); return; }
+      if (ms.length) {
+        const by = ms[0].path ? ` by ${ms[0].path.join("-")}` : "";
+        return { hint: `Enter moves ${G.sel.unit} here${by}.`, run: sendOrChoose(ms) };
+      }
     }
     if (G.sel && G.sel.type === "pool") {
       const ps = acts((a) => PLACE_KINDS.includes(a.kind) && a.unit === G.sel.unit && a.hex === hex);
-      if (ps.length) { send([ps[0].text]); return; }
+      if (ps.length) return { hint: `Enter places ${G.sel.unit} here.`, run: () => send([ps[0].text]) };
     }
     if (G.attack) {
-      if (hex === G.attack.target) { clearSel(); return; }
+      if (hex === G.attack.target) return { hint: "Enter cancels this attack.", run: clearSel };
       const here = unitsAt(hex).map((u) => u.id);
       const elig = attackersFor(G.attack.target).filter((u) => here.includes(u));
-      if (elig.length) {
-        for (const u of elig) {
-          if (G.attack.chosen.has(u)) G.attack.chosen.delete(u); else G.attack.chosen.add(u);
-          announce(`${unitLabel(u)} ${G.attack.chosen.has(u) ? "added to" : "removed from"} the attack.`);
-        }
-        drawOverlay();
-        updatePreview();
-        return;
-      }
+      if (elig.length) return { hint: "Enter adds or removes this unit from the attack.", run: () => toggleAttackers(elig) };
     }
     // Nothing selected (or the click was elsewhere): what can start here?
     const movers = acts((a) => a.kind === "move" && a.src === hex);
-    if (movers.length) {
-      const unit = G.view.stack && movers.some((m) => m.unit === G.view.stack) ? G.view.stack : movers[0].unit;
-      G.sel = { type: "unit", unit, hex };
-      G.attack = null;
-      renderPrompt();
-      drawOverlay();
-      updateFocusInfo();
-      const n = new Set(movers.filter((m) => m.unit === unit).map((m) => m.dst)).size;
-      announce(`${unitLabel(unit)} selected: it can reach ${n} hex(es). Move the focus to one and press Enter.`);
-      return;
+    if (movers.length) return { hint: "Enter selects this unit to move.", run: () => selectMover(hex, movers) };
+    if (acts((a) => a.kind === "attack" && a.target === hex).length) {
+      return { hint: "Enter plans an attack on it.", run: () => startAttack(hex) };
     }
-    if (acts((a) => a.kind === "attack" && a.target === hex).length) { startAttack(hex); return; }
     const res = acts((a) => a.kind === "resolve" && a.target === hex);
-    if (res.length) { send([res[0].text]); return; }
+    if (res.length) return { hint: "Enter resolves this battle.", run: () => send([res[0].text]) };
     const ids = unitsAt(hex).map((u) => u.id);
     const byUnit = acts((a) => UNIT_KINDS.includes(a.kind) && ids.includes(a.unit));
-    if (byUnit.length === 1) { send([byUnit[0].text]); return; }
-    if (byUnit.length > 1) { choose(byUnit); return; }
+    if (byUnit.length) {
+      const hint = byUnit.length === 1 ? `Enter: ${describeAction(byUnit[0])}.` : `Enter lists ${byUnit.length} choices.`;
+      return { hint, run: sendOrChoose(byUnit) };
+    }
     const rts = acts((a) => a.kind === "retreat" && a.dst === hex);
-    if (rts.length === 1) { send([rts[0].text]); return; }
-    if (rts.length > 1) { choose(rts); return; }
+    if (rts.length) return { hint: "Enter retreats the defender here.", run: sendOrChoose(rts) };
     const places = acts((a) => PLACE_KINDS.includes(a.kind) && a.hex === hex);
     if (places.length) {
       const units = [...new Set(places.map((a) => a.unit))];
-      if (units.length === 1) { send([places[0].text]); return; }
-      announce("Pick the unit to place from the list of units first.");
-      showError("Pick a unit to place from the list first.");
-      return;
+      if (units.length === 1) return { hint: `Enter places ${units[0]} here.`, run: () => send([places[0].text]) };
+      return {
+        hint: "Pick the unit to place from the list first.",
+        run: () => {
+          announce("Pick the unit to place from the list of units first.");
+          showError("Pick a unit to place from the list first.");
+        },
+      };
     }
-    if (G.sel || G.attack) { clearSel(); }
+    return null;
+  }
+
+  function activate(hex) {
+    if (!hex) return;
+    G.focus = hex;
+    const plan = planFor(hex);
+    if (canAct()) G.choices = null;
+    if (plan) { plan.run(); return; }
+    if (canAct() && (G.sel || G.attack)) clearSel();
     drawOverlay();
     updateFocusInfo();
     announce(hexWords(hex));
+  }
+
+  function selectMover(hex, movers) {
+    const unit = G.view.stack && movers.some((m) => m.unit === G.view.stack) ? G.view.stack : movers[0].unit;
+    G.sel = { type: "unit", unit, hex };
+    G.attack = null;
+    renderPrompt();
+    drawOverlay();
+    updateFocusInfo();
+    const n = new Set(movers.filter((m) => m.unit === unit).map((m) => m.dst)).size;
+    announce(`${unitLabel(unit)} selected: it can reach ${n} hex(es). Move the focus to one and press Enter.`);
+  }
+
+  function toggleAttackers(units) {
+    for (const u of units) {
+      if (G.attack.chosen.has(u)) G.attack.chosen.delete(u); else G.attack.chosen.add(u);
+      announce(`${unitLabel(u)} ${G.attack.chosen.has(u) ? "added to" : "removed from"} the attack.`);
+    }
+    drawOverlay();
+    updatePreview();
   }
 
   function startAttack(target) {
@@ -737,26 +728,8 @@
   }
 
   function hintFor(hex) {
-    if (!canAct()) return "";
-    if (G.sel && G.sel.type === "unit" && hex === G.sel.hex) return ` ${G.sel.unit} is selected; Enter cancels.`;
-    if (G.sel && G.sel.type === "unit") {
-      const m = acts((a) => a.kind === "move" && a.unit === G.sel.unit && a.dst === hex);
-      if (m.length) return ` Enter moves ${G.sel.unit} here` + (m[0].path ? ` by ${m[0].path.join("-")}` : "") + ".";
-    }
-    if (G.sel && G.sel.type === "pool" && acts((a) => PLACE_KINDS.includes(a.kind) && a.unit === G.sel.unit && a.hex === hex).length) {
-      return ` Enter places ${G.sel.unit} here.`;
-    }
-    if (G.attack && attackersFor(G.attack.target).some((u) => unitsAt(hex).some((x) => x.id === u))) {
-      return " Enter adds or removes this unit from the attack.";
-    }
-    if (acts((a) => a.kind === "move" && a.src === hex).length) return " Enter selects this unit to move.";
-    if (acts((a) => a.kind === "attack" && a.target === hex).length) return " Enter plans an attack on it.";
-    if (acts((a) => a.kind === "resolve" && a.target === hex).length) return " Enter resolves this battle.";
-    const ids = unitsAt(hex).map((u) => u.id);
-    const u = acts((a) => UNIT_KINDS.includes(a.kind) && ids.includes(a.unit));
-    if (u.length) return ` Enter: ${describeAction(u[0])}.`;
-    if (acts((a) => a.kind === "retreat" && a.dst === hex).length) return " Enter retreats the defender here.";
-    return "";
+    const plan = planFor(hex);
+    return plan ? ` ${plan.hint}` : "";
   }
 
   function updateFocusInfo() {

@@ -4,31 +4,8 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
+  const { el, api } = window.TyphoonUI;
   let META = null;
-
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "text") e.textContent = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const k of kids) if (k !== null && k !== undefined) e.append(k);
-    return e;
-  }
-
-  async function api(method, path, body, isForm) {
-    const opts = { method, headers: {} };
-    if (body !== undefined) {
-      if (isForm) opts.body = body;
-      else { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
-    }
-    const r = await fetch(path, opts);
-    let data = null;
-    try { data = await r.json(); } catch (e) { data = null; }
-    if (!r.ok) throw new Error((data && data.error) || `${r.status} ${r.statusText}`);
-    return data;
-  }
 
   function remember(id, token) {
     try { localStorage.setItem("typhoon:token:" + id, token); } catch (e) { /* private mode */ }
@@ -86,6 +63,13 @@
     }
   }
 
+  // A game was created (new or loaded): keep its token, then open it, or show both links.
+  function opened(out) {
+    remember(out.id, out.token);
+    if (out.mode === "remote") { showLinks(out); listGames(); }
+    else location.href = Object.values(out.links)[0];
+  }
+
   async function submitNew(ev) {
     ev.preventDefault();
     $("new-error").textContent = "";
@@ -96,10 +80,7 @@
     if (seed !== "") body.seed = parseInt(seed, 10);
     $("start").disabled = true;
     try {
-      const out = await api("POST", "/api/games", body);
-      remember(out.id, out.token);
-      if (out.mode === "remote") { showLinks(out); listGames(); }
-      else location.href = Object.values(out.links)[0];
+      opened(await api("POST", "/api/games", body));
     } catch (e) {
       $("new-error").textContent = e.message;
     } finally {
@@ -112,10 +93,7 @@
     $("up-error").textContent = "";
     const fd = new FormData($("upload"));
     try {
-      const out = await api("POST", "/api/records", fd, true);
-      remember(out.id, out.token);
-      if (out.mode === "remote") { showLinks(out); listGames(); }
-      else location.href = Object.values(out.links)[0];
+      opened(await api("POST", "/api/records", fd));
     } catch (e) {
       $("up-error").textContent = e.message;
     }
