@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from typhoon.env.actions import LAYOUT, NUM_ACTIONS, NUM_HEXES, NUM_UNITS
+from typhoon.env.actions import LAYOUT, NUM_ACTIONS, NUM_DIRECTIONS, NUM_HEXES, NUM_UNITS
 from typhoon.env.gym_env import BfmGymEnv
 from typhoon.env.observation import CH, NUM_CHANNELS
 
@@ -45,7 +45,7 @@ def code_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             units[start : start + n] = rel // NUM_HEXES
             hexes[start : start + n] = rel % NUM_HEXES
         elif name == "ATTACK":
-            units[start : start + n] = rel // 6
+            units[start : start + n] = rel // NUM_DIRECTIONS
         elif name == "RESOLVE":
             hexes[start : start + n] = rel
         elif name in ("LOSE", "ADVANCE", "RESTORE"):

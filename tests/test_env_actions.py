@@ -114,6 +114,9 @@ def test_decode_errors() -> None:
         codec.decode(s, -1)
     with pytest.raises(EncodingError):
         codec.legal_action(s, RETREAT_SHORT)  # no retreat in the set-up
+    for bad in (-1, NUM_ACTIONS, 2**70):
+        with pytest.raises(EncodingError):
+            codec.legal_action(s, bad)
     with pytest.raises(EncodingError):
         codec.decode(s, RETREAT_SHORT)
     # hex 0111 exists only in VPG
@@ -136,6 +139,10 @@ def test_long_and_short_retreats_round_trip(edition: str) -> None:
     codes = codec.legal_codes(s)
     longs = sorted(c for c in codes.tolist() if c >= RETREAT_LONG and c < RETREAT_LONG + 4096)
     assert longs == list(range(RETREAT_LONG, RETREAT_LONG + len(longs)))  # ranks 0..n-1
+    path = next(a.path for a in legal_actions(s) if isinstance(a, Retreat) and len(a.path) > 2)
+    for bad in (Retreat(path[::-1]), Retreat((path[0], "9999")), Retreat((path[1], path[0]))):
+        with pytest.raises(EncodingError):
+            codec.encode(s, bad)
 
 
 def test_short_retreat_shapes_are_the_eighteen_two_hex_paths() -> None:

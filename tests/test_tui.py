@@ -196,6 +196,12 @@ def test_combat_steps_prompt_with_numbered_choices(position: str, expected: list
         ("attack LVI 0303", "not possible in a movement phase"),
         ("move 16A 0404", "16th Army is not a unit of the side moving now"),
         ("moves XXII", "Only panzer units move in the panzer movement phase"),
+        ("moves 16A", "16th Army is not a unit of the side moving now."),
+        ("moves 0409", "'0409' is a hex; a unit id is needed here"),
+        ("moves none", "there is no unit 'none'"),
+        ("move no 0308", "there is no unit 'no'"),
+        ("odds 0405 none", "there is no unit 'none'"),
+        ("odds 0405 XLVI 1-2", "there is no unit '1-2'"),
         ("roll 6", "dice are rolled automatically"),
         ("7", "No numbered list yet"),
         ("log x", "usage: log [N]"),
@@ -216,6 +222,20 @@ def test_wrong_input_gets_one_helpful_line(command: str, expected: str) -> None:
     reply = answer_to(out, command)
     assert expected in reply
     assert len(reply.strip().splitlines()) == 1, reply
+
+
+def test_moves_says_why_a_unit_cannot_move() -> None:
+    script = ["setup standard", "setup standard", "move XXIV 0308", "moves XXIV", "moves", "end", "moves"]
+    _, out, _ = run_session([*script, "moves XLI"])
+    assert_clean(out)
+    assert answer_to(out, "moves XXIV").strip() == "XXIV Panzer Corps has already moved this phase."
+    listed = out[out.index("> moves\n") :]
+    assert (
+        listed.startswith("> moves\nUnits that can move (destinations): ")
+        and "XXIV (" not in listed.split("\n")[1]
+    )
+    assert answer_to(out, "moves").strip() == "No unit moves now: this is the German combat phase."
+    assert answer_to(out, "moves XLI").strip() == "No unit moves now: this is the German combat phase."
 
 
 def test_help_lists_commands_and_actions() -> None:

@@ -57,9 +57,9 @@ def run(args: argparse.Namespace) -> int:
     if args.load:
         if args.edition or args.option or args.game != "bfm":
             raise OptionError("--load takes the game, edition and options from the record")
-        game = Record.load(args.load).replay()
         if args.seed is not None:
             raise OptionError("--load continues the record's own dice; leave out --seed")
+        game = Record.load(args.load).replay()
     else:
         game = Game(args.game, args.edition, options_from(args), seed=args.seed)
     german = args.german or HUMAN

@@ -38,6 +38,7 @@ Only numpy is needed here (no gymnasium, pettingzoo or pyspiel).
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -81,7 +82,7 @@ NUM_HEXES = PAD_COLS * PAD_ROWS  # 154
 NUM_DIRECTIONS = 6
 RETREAT_SHORT_SHAPES = 18  # 6 first directions x 3 turns (left, straight, right)
 RETREAT_LONG_SLOTS = 4096
-_CACHE_LIMIT = 2_000_000  # interned moves whose codes the codec remembers
+_CACHE_LIMIT = 500_000  # moves through cities whose codes the codec remembers
 
 
 class EncodingError(TyphoonError):
@@ -284,9 +285,7 @@ class ActionCodec:
             raise EncodingError(f"{rules.edition}: counters differ from the common action layout")
         self.unit_of = dict(rules.unit_index)
         self.nbd = grid.neighbours_by_dir
-        # Codes of moves through cities, by identity (see ``_via_code``).
-        self._by_id: dict[int, int] = {}
-        self._keep: list[Action] = []
+        self._via_codes: dict[Move, int] = {}  # see ``_via_code``
 
     # -- single actions ------------------------------------------------------------------------
 
@@ -338,7 +337,7 @@ class ActionCodec:
                 raise EncodingError(f"{a.unit} is not next to {a.target}")
             return ATTACK + u * NUM_DIRECTIONS + self.nbd[src].index(tgt)
         if isinstance(a, Retreat):
-            return self._encode_retreat(s, a.path)
+            return self._retreat_codes(s, [a.path])[0]
         raise EncodingError(f"not an action: {a!r}")
 
     def _unit(self, uid: str) -> int:
@@ -375,36 +374,38 @@ class ActionCodec:
         """This state's legal retreats of more than two hexes, in rank order (the padded
         indices of the path, lexicographically)."""
         longs = [a.path for a in legal_actions(s) if isinstance(a, Retreat) and len(a.path) > 2]
-        hp = self.hid_pad
-        longs.sort(key=lambda p: tuple(hp[h] for h in p))
-        return longs
-
-    def _encode_retreat(self, s: State, path: tuple[str, ...]) -> int:
-        origin = self._origin(s)
-        if len(path) == 2:
-            try:
-                idx = [self.grid.index[h] for h in path]
-            except KeyError:
-                raise EncodingError(f"retreat {'-'.join(path)} leaves the map") from None
-            shape = self._short_shape(origin, idx)
-            if shape < 0:
-                raise EncodingError(f"{'-'.join(path)} is not a 2-hex retreat from {self.grid.ids[origin]}")
-            return RETREAT_SHORT + shape
-        longs = self._long_paths(s)
-        try:
-            rank = longs.index(tuple(path))
-        except ValueError:
-            raise EncodingError(f"retreat {'-'.join(path)} is not legal here") from None
-        return RETREAT_LONG + self._long_rank(rank)
-
-    @staticmethod
-    def _long_rank(rank: int) -> int:
-        if rank >= RETREAT_LONG_SLOTS:
+        if len(longs) > RETREAT_LONG_SLOTS:
             raise EncodingError(
                 f"more than {RETREAT_LONG_SLOTS} retreats of over two hexes in one state "
                 "(see docs/RESEARCH.md, 'Retreats')"
             )
-        return rank
+        hp = self.hid_pad
+        longs.sort(key=lambda p: tuple(hp[h] for h in p))
+        return longs
+
+    def _retreat_codes(self, s: State, paths: Sequence[tuple[str, ...]]) -> list[int]:
+        """The codes of retreat paths in ``s``, where a retreat is being chosen."""
+        origin = self._origin(s)
+        index = self.grid.index
+        ranks: dict[tuple[str, ...], int] | None = None
+        codes = []
+        for path in paths:
+            if len(path) == 2:
+                p1, p2 = (index.get(h, -1) for h in path)
+                shape = self._short_shape(origin, (p1, p2)) if p1 >= 0 and p2 >= 0 else -1
+                if shape < 0:
+                    raise EncodingError(
+                        f"{'-'.join(path)} is not a 2-hex retreat from {self.grid.ids[origin]}"
+                    )
+                codes.append(RETREAT_SHORT + shape)
+                continue
+            if ranks is None:
+                ranks = {p: i for i, p in enumerate(self._long_paths(s))}
+            rank = ranks.get(tuple(path))
+            if rank is None:
+                raise EncodingError(f"retreat {'-'.join(path)} is not legal here")
+            codes.append(RETREAT_LONG + rank)
+        return codes
 
     def decode(self, s: State, code: int) -> Action:
         """The engine action with this code in state ``s`` (whether or not it is legal
@@ -465,7 +466,7 @@ class ActionCodec:
                 raise EncodingError(f"code {code}: there are only {len(longs)} long retreats here")
             return Retreat(longs[rank])
         rel = code - MOVE_VIA
-        u = max(i for i, off in enumerate(LAYOUT.via_offset) if off <= rel)
+        u = bisect.bisect_right(LAYOUT.via_offset, rel) - 1
         dst, via = LAYOUT.via_tables[LAYOUT.allowance[u]][rel - LAYOUT.via_offset[u]]
         src = s.loc[u]
         cities = tuple(self._hid(p) for p in range(via.bit_length()) if (via >> p) & 1)
@@ -497,8 +498,9 @@ class ActionCodec:
                 for a in acts
             ]
         elif kind == "combat":
-            if s.cstep == RETREAT:
-                codes = self._retreat_codes(s, acts)
+            paths = [a.path for a in acts if isinstance(a, Retreat)]
+            if len(paths) == len(acts):  # a retreat step (it offers retreats only)
+                codes = self._retreat_codes(s, paths)
             else:
                 codes = [self._encode(s, a) for a in acts]
         else:  # set-up and replacement: mostly unit -> hex
@@ -511,38 +513,14 @@ class ActionCodec:
         return np.array(codes, dtype=np.int64)
 
     def _via_code(self, a: Move) -> int:
-        """The code of a move through cities (the engine makes each such Move once and
-        keeps it, so its code is remembered by identity; the object is kept alive here too,
-        so an id is never reused while it is in the table)."""
-        code = self._by_id.get(id(a))
+        """The code of a move through cities, remembered by value (a dict lookup costs a
+        seventh of encoding it; the table is bounded)."""
+        code = self._via_codes.get(a)
         if code is None:
-            if len(self._keep) > _CACHE_LIMIT:  # pragma: no cover - bounded memory
-                self._by_id.clear()
-                self._keep.clear()
-            code = self._by_id[id(a)] = self._encode(None, a)
-            self._keep.append(a)
+            if len(self._via_codes) >= _CACHE_LIMIT:  # pragma: no cover - bounded memory
+                self._via_codes.clear()
+            code = self._via_codes[a] = self._encode(None, a)
         return code
-
-    def _retreat_codes(self, s: State, acts: Sequence[Action]) -> list[int]:
-        origin = self._origin(s)
-        index = self.grid.index
-        hp = self.hid_pad
-        codes = [0] * len(acts)
-        longs: list[tuple[tuple[int, ...], int]] = []
-        for i, a in enumerate(acts):
-            if not isinstance(a, Retreat):  # pragma: no cover - a retreat step offers retreats only
-                codes[i] = self._encode(s, a)
-            elif len(a.path) == 2:
-                shape = self._short_shape(origin, [index[h] for h in a.path])
-                if shape < 0:  # pragma: no cover - the engine's paths move away each step
-                    raise EncodingError(f"retreat {'-'.join(a.path)} is not a 2-hex path")
-                codes[i] = RETREAT_SHORT + shape
-            else:
-                longs.append((tuple(hp[h] for h in a.path), i))
-        longs.sort()
-        for rank, (_, i) in enumerate(longs):
-            codes[i] = RETREAT_LONG + self._long_rank(rank)
-        return codes
 
     def mask(self, s: State) -> npt.NDArray[np.int8]:
         """The legal-action mask (int8, 1 = legal) of state ``s``."""
@@ -550,13 +528,17 @@ class ActionCodec:
         m[self.legal_codes(s)] = 1
         return m
 
-    def legal_action(self, s: State, code: int) -> Action:
-        """The legal action of ``s`` with this code; EncodingError if none is."""
-        codes = self.legal_codes(s)
-        hit = np.flatnonzero(codes == int(code))
-        if not len(hit):
-            raise EncodingError(f"action code {int(code)} is not legal here")
-        return legal_actions(s)[int(hit[0])]
+    def legal_action(self, s: State, code: int, codes: npt.NDArray[np.int64] | None = None) -> Action:
+        """The legal action of ``s`` with this code; EncodingError if none is. ``codes``:
+        ``legal_codes(s)``, if already at hand."""
+        code = int(code)
+        if 0 <= code < NUM_ACTIONS:
+            if codes is None:
+                codes = self.legal_codes(s)
+            hit = np.flatnonzero(codes == code)
+            if len(hit):
+                return legal_actions(s)[int(hit[0])]
+        raise EncodingError(f"action code {code} is not legal here")
 
     def text(self, s: State, code: int) -> str:
         """The engine notation of the action with this code (e.g. 'move XXIV 0204-0405')."""
@@ -579,6 +561,7 @@ def describe_layout() -> list[tuple[str, int, int]]:
 __all__ = [
     "LAYOUT",
     "NUM_ACTIONS",
+    "NUM_DIRECTIONS",
     "NUM_HEXES",
     "NUM_UNITS",
     "ActionCodec",

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 import numpy as np
 import numpy.typing as npt
 
-from typhoon.env.actions import NUM_ACTIONS, ActionCodec, EncodingError, codec_for
+from typhoon.env.actions import NUM_ACTIONS, ActionCodec, codec_for
 from typhoon.env.observation import ObservationCodec, obs_codec_for
 from typhoon.games.bfm.actions import ROLLS, Action
-from typhoon.games.bfm.engine import apply_unchecked, legal_actions, new_game
+from typhoon.games.bfm.engine import apply_unchecked, new_game
 from typhoon.games.bfm.rules import DEFAULT_EDITION, SIDE_NAMES, Rules, load_rules
 from typhoon.games.bfm.state import State
 
@@ -86,11 +86,7 @@ class Match:
 
     def action_of(self, code: int) -> Action:
         """The legal engine action with this code; EncodingError if it is not legal."""
-        codes = self.legal_codes()
-        hit = np.flatnonzero(codes == int(code))
-        if not len(hit):
-            raise EncodingError(f"action {int(code)} is not legal here")
-        return legal_actions(self.state)[int(hit[0])]
+        return self.codec.legal_action(self.state, code, self.legal_codes())
 
     def code_of(self, action: Action) -> int:
         return self.codec.encode(self.state, action)

@@ -60,14 +60,13 @@ class BfmGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.side = SIDE_INDEX[side]
         self.opponent_name = opponent
-        make_player(opponent, 0)  # fail early on an unknown level
+        self.opponent: Player = make_player(opponent, 0)  # fails early on an unknown level
         self.illegal_action = illegal_action
         self.mask_in_info = mask_in_info
         self.render_mode = render_mode
         self.match = Match(edition, options)
         self.observation_space = spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self.opponent: Player = make_player(opponent, 0)
         self._over_mask = np.zeros(NUM_ACTIONS, dtype=bool)
 
     # -- gymnasium API ------------------------------------------------------------------------
@@ -86,18 +85,20 @@ class BfmGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         m = self.match
         if m.over:
             raise RuntimeError("the episode is over: call reset()")
-        code = int(action)
-        illegal = not (0 <= code < NUM_ACTIONS) or not bool(np.any(m.legal_codes() == code))
-        if illegal:
+        try:
+            played = m.action_of(int(action))
+            illegal = False
+        except EncodingError:
             if self.illegal_action == "raise":
-                raise EncodingError(f"action {code} is not legal here")
+                raise
+            illegal = True
             if self.illegal_action == "lose":
                 info = self._info()
                 info["illegal_action"] = True
                 return m.observe(self.side), -1.0, True, False, info
-            codes = m.legal_codes()
-            code = int(codes[int(self.np_random.integers(len(codes)))])
-        m.play(code)
+            legal = legal_actions(m.state)
+            played = legal[int(self.np_random.integers(len(legal)))]
+        m.play_action(played)
         self._opponent_turns()
         terminated = m.over
         reward = m.scores()[self.side] if terminated else 0.0

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from typhoon.env.actions import NUM_HEXES, PAD_COLS, PAD_ROWS, ActionCodec, codec_for
 from typhoon.games.bfm.flow import reinforcement_due
+from typhoon.games.bfm.movement_phase import movable
 from typhoon.games.bfm.rules import GERMAN, RESULTS, SOVIET, Rules
 from typhoon.games.bfm.state import STEP_NAMES, State
 from typhoon.hexgrid import bits
@@ -129,17 +130,7 @@ class ObservationCodec:
         t[CH["edition_vpg"]] = 1.0 if rules.edition == "vpg2009" else 0.0
         self.template = t
         units = rules.units
-        self.u_side = np.array([u.side for u in units], dtype=np.int64)
-        self.u_full = np.array([u.full / STRENGTH_SCALE for u in units], dtype=np.float32)
-        self.u_half = np.array([u.half / STRENGTH_SCALE for u in units], dtype=np.float32)
-        self.u_move = np.array([u.move / MOVE_SCALE for u in units], dtype=np.float32)
-        self.u_panzer = np.array([u.panzer for u in units], dtype=bool)
-        self.u_base = CH["german_unit"] + self.u_side * len(_UNIT_PLANES)
-        self.n_units = len(units)
         self.side_count = [max(1, len(rules.side_units[s])) for s in (GERMAN, SOVIET)]
-        self.city_pad = np.array([pad[c.hex] for c in m.cities], dtype=np.int64)
-        self.n_cities = len(m.cities)
-        self.rail_ed = np.array([m.is_rail(h) for h in range(grid.size)], dtype=bool)
         self.result_index = {r: i for i, r in enumerate(RESULTS)}
         self._german_cities: dict[int, int] = {}
         self.side_range: list[tuple[int, int]] = []
@@ -150,10 +141,11 @@ class ObservationCodec:
             self.side_range.append((su[0], su[0] + len(su)))
         # Unit planes: flat index of (the unit's side's first unit channel, slot 0), the
         # offsets of its channels, and its values by steps (0 off map, 1 half, 2 full).
-        self.u_cell = self.u_base * NUM_HEXES
+        u_side = np.array([u.side for u in units], dtype=np.int64)
+        self.u_cell = (CH["german_unit"] + u_side * len(_UNIT_PLANES)) * NUM_HEXES
         self.unit_offsets = np.arange(4, dtype=np.int64) * NUM_HEXES
         self.done_offset = 4 * NUM_HEXES
-        vals = np.zeros((self.n_units, 3, 4), dtype=np.float32)
+        vals = np.zeros((len(units), 3, 4), dtype=np.float32)
         for i, u in enumerate(units):
             vals[i, 1] = (1.0, 0.0, u.half / STRENGTH_SCALE, u.move / MOVE_SCALE)
             vals[i, 2] = (1.0, 1.0, u.full / STRENGTH_SCALE, u.move / MOVE_SCALE)
@@ -215,18 +207,11 @@ class ObservationCodec:
                     flat[self.u_cell[d] + self.pad[loc[d]] + self.done_offset] = 1.0
         expand = rules.map.grid.expand
         occ = s.occ
-        movable = 0
+        movers = 0
         if spec.kind == "movement":
-            movers = spec.movers
             for u in rules.side_units[spec.side]:
-                h = sloc[u]
-                if h < 0 or (done >> u) & 1:
-                    continue
-                if (movers == "panzer" and not self.u_panzer[u]) or (
-                    movers == "rail" and not self.rail_ed[h]
-                ):
-                    continue
-                movable |= 1 << h
+                if movable(s, u):
+                    movers |= 1 << sloc[u]
         bdef = batt = cdef = catt = 0
         for d_, atk in s.battles:
             if sloc[d_] >= 0:
@@ -249,7 +234,7 @@ class ObservationCodec:
             german_cities,
             rules.map.city_mask & ~german_cities,
             (1 << sloc[s.stack]) if s.stack >= 0 else 0,
-            movable,
+            movers,
             bdef,
             batt,
             cdef,
@@ -296,15 +281,10 @@ def obs_codec_for(rules: Rules) -> ObservationCodec:
     return ObservationCodec(rules)
 
 
-def channel_table() -> list[tuple[int, str]]:
-    return list(enumerate(CHANNELS))
-
-
 __all__ = [
     "CHANNELS",
     "NUM_CHANNELS",
     "OBS_SHAPE",
     "ObservationCodec",
-    "channel_table",
     "obs_codec_for",
 ]

@@ -19,10 +19,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from typhoon.env.actions import NUM_ACTIONS, ActionCodec, EncodingError, codec_for
+from typhoon.env.core import RESULT_SCORE
 from typhoon.env.observation import OBS_SHAPE, ObservationCodec, obs_codec_for
 from typhoon.games.bfm.actions import ROLLS, Action
 from typhoon.games.bfm.engine import apply_unchecked, legal_actions, new_game
@@ -71,19 +73,26 @@ def _parse_options(text: str) -> dict[str, str]:
 
 
 class _Ref:
-    """An immutable engine state and the codecs of its rules, held by an OpenSpiel state.
-    OpenSpiel clones Python states by deep-copying their attributes; engine states are
-    immutable values, so a clone shares them instead of copying the rules tables."""
+    """An immutable engine state, the codecs of its rules and its legal codes (computed once),
+    held by an OpenSpiel state. OpenSpiel clones Python states by deep-copying their
+    attributes; engine states are immutable values, so a clone shares them instead of
+    copying the rules tables."""
 
-    __slots__ = ("state", "codec", "obs_codec")
+    __slots__ = ("state", "codec", "obs_codec", "_codes")
 
     def __init__(self, state: State, codec: ActionCodec, obs_codec: ObservationCodec):
         self.state = state
         self.codec = codec
         self.obs_codec = obs_codec
+        self._codes: npt.NDArray[np.int64] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Ref:
         return self
+
+    def codes(self) -> npt.NDArray[np.int64]:
+        if self._codes is None:
+            self._codes = self.codec.legal_codes(self.state)
+        return self._codes
 
 
 class BfmGame(pyspiel.Game):  # type: ignore[misc]
@@ -137,19 +146,15 @@ class BfmState(pyspiel.State):  # type: ignore[misc]
         s = self._ref.state
         if s.result is not None or player != s.current_player():
             return []
-        return sorted(self._ref.codec.legal_codes(s).tolist())
+        return sorted(self._ref.codes().tolist())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(d, 1.0 / 6.0) for d in range(6)]
 
     def _apply_action(self, action: int) -> None:
-        s = self._ref.state
-        a: Action
-        if s.is_chance:
-            a = ROLLS[int(action)]
-        else:
-            a = self._ref.codec.legal_action(s, int(action))
         ref = self._ref
+        s = ref.state
+        a: Action = ROLLS[int(action)] if s.is_chance else ref.codec.legal_action(s, action, ref.codes())
         self._ref = _Ref(apply_unchecked(s, a), ref.codec, ref.obs_codec)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -166,11 +171,7 @@ class BfmState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         r = self._ref.state.result
-        if r == "german":
-            return [1.0, -1.0]
-        if r == "soviet":
-            return [-1.0, 1.0]
-        return [0.0, 0.0]
+        return list(RESULT_SCORE[r]) if r is not None else [0.0, 0.0]
 
     def legal_engine_actions(self) -> list[Any]:
         return list(legal_actions(self._ref.state))

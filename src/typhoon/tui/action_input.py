@@ -17,7 +17,7 @@ from typhoon.games.bfm.notation import action_from_text, action_to_text
 from typhoon.games.bfm.state import State
 from typhoon.tui.help import ACTION_USAGE
 
-_HEX = re.compile(r"^\d{4}$")
+HEX_ID = re.compile(r"^\d{4}$")
 KEYWORDS = {"standard", "yes", "no", "none", "via"}
 UNIT_VERBS = {"move", "attack", "lose", "advance", "place", "rebuild", "restore", "reinforce"}
 
@@ -30,15 +30,28 @@ class Interpreted:
     note: str | None = None
 
 
+def _spellings(state: State) -> dict[str, str]:
+    return {k.upper(): k for k in state.rules.unit_index}
+
+
+def no_unit(state: State, word: str) -> str:
+    """The error for a word that names no unit, with the closest ids."""
+    if HEX_ID.match(word):
+        return f"'{word}' is a hex; a unit id is needed here (`units` lists them)"
+    upper = _spellings(state)
+    close = difflib.get_close_matches(word.upper(), list(upper), n=3, cutoff=0.5)
+    hint = f"; did you mean {' or '.join(upper[c] for c in close)}?" if close else ""
+    return f"there is no unit '{word}'{hint} (`units` lists them)"
+
+
 def normalize(state: State, words: Sequence[str], strict: bool = True) -> tuple[list[str], str | None]:
-    """Unit ids to their counter spelling, keywords to lower case. Returns the words and, when
-    ``strict``, an error for a word that names no unit (with the closest ids)."""
-    ids = state.rules.unit_index
-    upper = {k.upper(): k for k in ids}
+    """Unit ids to their counter spelling, keywords to lower case; hexes, paths and numbers as
+    they are. Returns the words and, when ``strict``, an error for any other word."""
+    upper = _spellings(state)
     out = []
     for w in words:
         low = w.lower()
-        if _HEX.match(w) or "-" in w or "," in w or w.isdigit():
+        if HEX_ID.match(w) or "-" in w or "," in w or w.isdigit():
             out.append(w)
         elif low in KEYWORDS:
             out.append(low)
@@ -47,9 +60,20 @@ def normalize(state: State, words: Sequence[str], strict: bool = True) -> tuple[
         elif not strict:
             out.append(w)
         else:
-            close = difflib.get_close_matches(w.upper(), list(upper), n=3, cutoff=0.5)
-            hint = f"; did you mean {' or '.join(upper[c] for c in close)}?" if close else ""
-            return out, f"there is no unit '{w}'{hint} (`units` lists them)"
+            return out, no_unit(state, w)
+    return out, None
+
+
+def unit_ids(state: State, words: Sequence[str]) -> tuple[list[str], str | None]:
+    """Words that must each name a unit, in the counters' spelling; or an error for the
+    first that does not."""
+    upper = _spellings(state)
+    out: list[str] = []
+    for w in words:
+        uid = upper.get(w.upper())
+        if uid is None:
+            return out, no_unit(state, w)
+        out.append(uid)
     return out, None
 
 
@@ -70,11 +94,11 @@ def interpret(state: State, legal: Sequence[Action], text: str) -> Interpreted:
     args, bad = normalize(state, words[1:], strict=verb in UNIT_VERBS)
     if bad:
         return Interpreted(error=bad)
-    if verb == "move" and len(args) == 2 and _HEX.match(args[1]):
+    if verb == "move" and len(args) == 2 and HEX_ID.match(args[1]):
         return _short_move(state, legal, args[0], args[1])
-    if verb == "attack" and (len(args) > 2 or (len(args) == 2 and _HEX.match(args[0]))):
-        hexes = [a for a in args if _HEX.match(a)]
-        units = [a for a in args if not _HEX.match(a)]
+    if verb == "attack" and (len(args) > 2 or (len(args) == 2 and HEX_ID.match(args[0]))):
+        hexes = [a for a in args if HEX_ID.match(a)]
+        units = [a for a in args if not HEX_ID.match(a)]
         if len(hexes) != 1 or not units:
             return Interpreted(error=f"usage: {ACTION_USAGE['attack']}")
         return Interpreted(actions=[Attack(u, hexes[0]) for u in units])
@@ -106,7 +130,9 @@ def _short_move(state: State, legal: Sequence[Action], uid: str, dst: str) -> In
         return Interpreted(actions=same, note=_via_note(same[0]))
     if same:
         return Interpreted(choices=same, note=f"{uid} can reach {dst} in more than one way:")
-    u = state.rules.unit_index[uid]
+    u = state.rules.unit_index.get(uid, -1)
+    if u < 0:
+        return Interpreted(error=no_unit(state, uid))
     h = state.loc[u]
     if h < 0:
         return Interpreted(error=f"{uid} is not on the map")

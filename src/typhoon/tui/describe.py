@@ -21,12 +21,9 @@ from typhoon.games.bfm.actions import (
 )
 from typhoon.games.bfm.preview import RESULT_WORDS, BattlePreview
 from typhoon.games.bfm.rules import SIDE_NAMES
-from typhoon.games.bfm.state import ADVANCE, CHOOSE, DECLARE, LOSS, RETREAT, STAND, State
+from typhoon.games.bfm.state import ADVANCE, CHANCE, CHOOSE, DECLARE, LOSS, RETREAT, STAND, TERMINAL, State
 from typhoon.hexgrid import DIRECTIONS
 from typhoon.tui.style import Palette
-
-CHANCE = -1
-TERMINAL = -2
 
 
 def side_name(side: int) -> str:

@@ -78,23 +78,6 @@ Actions (type them as shown; unit ids as on the counters, hexes as CCRR; case do
   NUMBER                      the action with that number in the last list shown
 Dice are rolled automatically from the game's seed, and the result is shown."""
 
-ACTION_VERBS = (
-    "setup",
-    "place",
-    "move",
-    "attack",
-    "end",
-    "resolve",
-    "lose",
-    "retreat",
-    "standfast",
-    "advance",
-    "rebuild",
-    "restore",
-    "reinforce",
-    "roll",
-)
-
 ACTION_USAGE = {
     "setup": "setup standard",
     "place": "place UNIT HEX",
@@ -111,6 +94,7 @@ ACTION_USAGE = {
     "reinforce": "reinforce UNIT HEX",
     "roll": "(dice are rolled automatically)",
 }
+ACTION_VERBS = tuple(ACTION_USAGE)  # the words that start an action
 
 
 def command(name: str) -> Command | None:

@@ -17,22 +17,20 @@ from typhoon.errors import TyphoonError
 from typhoon.events import Event
 from typhoon.game import Game
 from typhoon.games.bfm.actions import Action, Move
+from typhoon.games.bfm.movement_phase import movable, why_not_movable
 from typhoon.games.bfm.notation import action_to_text
 from typhoon.games.bfm.preview import preview
 from typhoon.games.bfm.rules import SIDE_NAMES
-from typhoon.games.bfm.state import DECLARE, State
+from typhoon.games.bfm.state import CHANCE, DECLARE, TERMINAL, State
 from typhoon.players import Player
 from typhoon.record import Record
 from typhoon.tui import describe, help
-from typhoon.tui.action_input import interpret, normalize, why_illegal
+from typhoon.tui.action_input import HEX_ID, interpret, unit_ids, why_illegal
 from typhoon.tui.mapview import legend, map_size, render_map
 from typhoon.tui.style import Palette
 
-CHANCE = -1
-TERMINAL = -2
 SHOW_CHOICES = 12  # decisions with at most this many answers list them, numbered, by themselves
 PAGE_ROWS = 20
-_HEX = re.compile(r"^\d{4}$")
 
 
 class LineSource(Protocol):
@@ -415,7 +413,7 @@ class Session:
             return
         if not args:
             if not moves:
-                self.say(self._no_movement_text())
+                self.say(self._why_no_moves())
                 return
             counts: dict[str, int] = {}
             for m in moves:
@@ -426,14 +424,14 @@ class Session:
                 + ". `moves UNIT` for one unit."
             )
             return
-        words, bad = normalize(s, args)
+        words, bad = unit_ids(s, args)
         if bad:
             self.error(bad)
             return
         uid = words[0]
         mine = [m for m in moves if m.unit == uid]
         if not mine:
-            self.error(self._why_no_moves(uid, bool(moves)))
+            self.error(self._why_no_moves(uid))
             return
         ids = s.rules.map.grid.index
         self.show_map(highlight=sorted({ids[m.dst] for m in mine}))
@@ -457,44 +455,33 @@ class Session:
             text += " via " + ",".join(f"{h} {m.city_name(m.grid.index[h])}" for h in a.via)
         return text
 
-    def _no_movement_text(self) -> str:
+    def _why_no_moves(self, uid: str | None = None) -> str:
+        """Why no unit (or unit ``uid``) has a legal move now; the engine says why a unit
+        may not move at all."""
         s = self.state
         if s.phase_spec.kind != "movement":
             return f"No unit moves now: this is the {s.phase_spec.name}."
-        return "No unit can move now: `end` finishes the phase."
-
-    def _why_no_moves(self, uid: str, anyone: bool) -> str:
-        s = self.state
+        if uid is None:
+            return "No unit can move now: `end` finishes the phase."
         rules = s.rules
         u = rules.unit_index[uid]
-        spec = rules.units[u]
-        phase = s.phase_spec
-        if phase.kind != "movement":
-            return f"No unit moves now: this is the {phase.name}."
-        if spec.side != phase.side:
-            return f"{spec.name} is {describe.side_name(spec.side)}; the {describe.side_name(phase.side)} player moves now."
-        if s.loc[u] < 0:
-            return f"{spec.name} is not on the map."
+        if not movable(s, u):
+            why = why_not_movable(s, u)
+            return f"{why[:1].upper()}{why[1:]}."
         if s.stack >= 0 and s.stack != u:
             return f"{rules.units[s.stack].name} must first move off the hex it shares."
-        if (s.done >> u) & 1:
-            return f"{spec.name} has already moved this phase."
-        if phase.movers == "panzer" and not spec.panzer:
-            return f"Only panzer units move in the panzer movement phase; {spec.name} is not one."
-        if phase.movers == "rail" and not rules.map.is_rail(s.loc[u]):
-            return f"{spec.name} did not begin the rail movement phase on a rail hex."
-        return f"{spec.name} has no legal move: enemy units, zones of control or friendly units block it."
+        return f"{rules.units[u].name} has no legal move: enemy units, zones of control or friendly units block it."
 
     def cmd_odds(self, args: Sequence[str]) -> None:
         s = self.state
-        hexes = [a for a in args if _HEX.match(a)]
+        hexes = [a for a in args if HEX_ID.match(a)]
         if len(hexes) != 1:
             self.error("usage: odds HEX [UNIT ...] (e.g. odds 0303 LVI XXIV)")
             return
         h = self._hex_arg(hexes[0])
         if h is None:
             return
-        words, bad = normalize(s, [a for a in args if not _HEX.match(a)])
+        words, bad = unit_ids(s, [a for a in args if not HEX_ID.match(a)])
         if bad:
             self.error(bad)
             return
@@ -553,8 +540,7 @@ class Session:
             self.say("The game is over: no actions.")
             return
         if args:
-            words, _ = normalize(self.state, args)
-            wanted = {w.lower() for w in words} | {w.lower() for w in args}
+            wanted = {w.lower() for w in args}
             legal = [a for a in legal if wanted & _tokens(action_to_text(a))]
             title = f"{len(legal)} legal action(s) matching {' '.join(args)}:"
         else:
