@@ -31,7 +31,8 @@ class RecordError(TyphoonError):
         if line is not None:
             where = f"line {line}: "
         if entry is not None:
-            where += f"'{entry}': "
+            shown = entry if len(entry) <= 120 else entry[:117] + "..."
+            where += f"'{shown}': "
         super().__init__(where + message)
         self.line = line
         self.entry = entry

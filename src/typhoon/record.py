@@ -132,10 +132,10 @@ class Record:
             raise RecordError(f"bad Options header: {exc}") from None
         seed = headers.pop("Seed", None)
         if seed is not None:
-            try:
-                rec.seed = int(seed)
-            except ValueError:
-                raise RecordError(f"Seed header must be a number, not {seed!r}") from None
+            if not seed.isdigit() or int(seed) >= 2**63:
+                shown = seed if len(seed) <= 40 else seed[:37] + "..."
+                raise RecordError(f"the dice seed ([Seed]) must be a whole number below 2**63, not {shown!r}")
+            rec.seed = int(seed)
         for side in ("German", "Soviet"):
             if side in headers:
                 rec.players[side.lower()] = headers.pop(side)

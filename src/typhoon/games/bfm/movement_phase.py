@@ -41,6 +41,11 @@ def movable(s: State, u: int) -> bool:
     return bool((_phase_facts(s)["eligible"] & ~s.done) >> u & 1)
 
 
+def movable_units(s: State) -> int:
+    """Bitset over units of those that may still move in this phase."""
+    return int(_phase_facts(s)["eligible"] & ~s.done)
+
+
 def _eligible(s: State) -> int:
     """Units that may move in this phase at all (bitset): the phasing side's units on the
     map; in the panzer phase only panzers, in the rail phase only units on a rail hex
@@ -133,7 +138,7 @@ def options(s: State, u: int) -> UnitMoves:
         cache[u] = got
         return got
     if len(memo) > _MEMO_LIMIT:
-        memo.clear()
+        memo.clear()  # bounded: long training runs must not grow without end
     moves: list[Move] = []
     dsts: list[int] = []
     dmask = -1
@@ -185,14 +190,14 @@ def _move(rules: Rules, u: int, start: int, dst: int, via_mask: int) -> Move:
 
 # Rules -> memo of unit moves by surroundings (see ``options``); bounded, cleared when full.
 _MEMO: dict[object, dict[tuple[object, ...], UnitMoves]] = {}
-_MEMO_LIMIT = 50_000
+_MEMO_LIMIT = 10_000  # entries of ~25 moves each: a few tens of MB at most
 
 
 _tuple_new = tuple.__new__
 
 
 def _movers(s: State) -> list[int]:
-    return bit_list(_phase_facts(s)["eligible"] & ~s.done)
+    return bit_list(movable_units(s))
 
 
 class _Chains:
