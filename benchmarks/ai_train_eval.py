@@ -19,10 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
-from typhoon.ai.evaluate import checkpoint_key
+from typhoon.ai.evaluate import RESULT_SCORE, checkpoint_key
 from typhoon.ai.features import NAMES, features
 from typhoon.ai.heuristic import HeuristicPlayer
-from typhoon.game import CHANCE, Game
+from typhoon.game import Game
+from typhoon.selfplay import play_game
 
 NOISES = (0.0, 0.0, 0.5, 1.0, 2.0, 3.0)
 
@@ -34,21 +35,16 @@ def play(seed: int) -> list[tuple[tuple[int, int], list[float], float]]:
         HeuristicPlayer(seed * 2 + 1, noise=rng.choice(NOISES)),
         HeuristicPlayer(seed * 2 + 2, noise=rng.choice(NOISES)),
     ]
-    g = Game(edition=edition, seed=seed)
-    rows: list[tuple[tuple[int, int], list[float]]] = []
-    seen: set[tuple[int, int]] = set()
-    while not g.is_over:
+    rows: dict[tuple[int, int], list[float]] = {}  # first position of each side's turn
+
+    def note(g: Game, _action: object) -> None:
         key = checkpoint_key(g.state)
-        if key is not None and key not in seen:
-            seen.add(key)
-            rows.append((key, features(g.state)))
-        who = g.current_player()
-        if who == CHANCE:
-            g.roll()
-            continue
-        g.play(players[who].choose(g.state, g.legal_actions()))
-    score = {"german": 1.0, "draw": 0.5, "soviet": 0.0}[str(g.result)]
-    return [(k, f, score) for k, f in rows]
+        if key is not None and key not in rows:
+            rows[key] = features(g.state)
+
+    g = play_game(players, edition=edition, seed=seed, on_step=note)  # type: ignore[arg-type]
+    score = RESULT_SCORE[str(g.result)]
+    return [(k, f, score) for k, f in rows.items()]
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, iters: int = 50) -> np.ndarray:
@@ -114,8 +110,8 @@ def main() -> None:
             "# (turn, side to move) -> weights in FEATURES order",
             "WEIGHTS: dict[tuple[int, int], tuple[float, ...]] = {",
         ]
-        for key, w in weights.items():
-            lines.append(f"    {key!r}: {tuple(w)!r},")
+        for key, fitted in weights.items():
+            lines.append(f"    {key!r}: {tuple(fitted)!r},")
         lines.append("}")
         Path(args.out).write_text("\n".join(lines) + "\n")
         print(f"wrote {args.out}")

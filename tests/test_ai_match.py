@@ -101,3 +101,6 @@ def test_bad_arguments() -> None:
     with pytest.raises(OptionError):
         run_match("heuristic", "random", 0, 1)
     assert main(["match", "heuristic", "nobody", "--games", "1"]) == 2
+    with pytest.raises(OptionError):
+        run_match("heuristic", "random", 1, 1, game="nogame")
+    assert main(["match", "heuristic", "random", "--games", "1", "--game", "nogame"]) == 2

@@ -7,17 +7,12 @@ from __future__ import annotations
 import statistics
 import time
 
-from typhoon.ai.match import TimedPlayer
+from typhoon.ai.match import TimedPlayer, p95
 from typhoon.ai.search import SearchPlayer
 from typhoon.players import make_player
 from typhoon.selfplay import play_game
 
 Figures = list[tuple[str, object]]
-
-
-def _p95(xs: list[float]) -> float:
-    ys = sorted(xs)
-    return ys[min(len(ys) - 1, int(0.95 * len(ys)))] if ys else 0.0
 
 
 def level_times(level: str, games: int, seed: int = 500) -> tuple[list[float], list[SearchPlayer]]:
@@ -52,7 +47,7 @@ def bench_figures(quick: bool = False) -> Figures:
         out.append((f"ai_{key}_games", games))
         out.append((f"ai_{key}_decisions", len(times)))
         out.append((f"ai_{key}_decision_median_ms", round(statistics.median(times) * 1000, 3)))
-        out.append((f"ai_{key}_decision_p95_ms", round(_p95(times) * 1000, 3)))
+        out.append((f"ai_{key}_decision_p95_ms", round(p95(times) * 1000, 3)))
         out.append((f"ai_{key}_decision_max_ms", round(max(times) * 1000, 1)))
         out.append((f"ai_{key}_seconds_per_game", round(wall / games, 2)))
         if searchers:
@@ -64,7 +59,7 @@ def bench_figures(quick: bool = False) -> Figures:
             out.append(
                 (f"ai_{key}_plan_median_ms", round(statistics.median(plans) * 1000, 1) if plans else 0)
             )
-            out.append((f"ai_{key}_plan_p95_ms", round(_p95(plans) * 1000, 1)))
+            out.append((f"ai_{key}_plan_p95_ms", round(p95(plans) * 1000, 1)))
     return out
 
 

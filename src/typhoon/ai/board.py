@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from typhoon.games.bfm.rules import GERMAN, SOVIET, Rules
 from typhoon.hexgrid import bits
+from typhoon.mechanics.combat import result_probabilities
 
 RESULTS = ("NE", "DR", "DRL", "AL", "DE", "EX")
 
@@ -16,7 +17,6 @@ RESULTS = ("NE", "DR", "DRL", "AL", "DE", "EX")
 class Board:
     rules: Rules
     hexes: tuple[int, ...]
-    neighbours: tuple[tuple[int, ...], ...]
     nmask: tuple[int, ...]
     moscow: int  # the (first) Moscow hex
     moscow_mask: int
@@ -25,14 +25,9 @@ class Board:
     shift: tuple[tuple[int, ...], tuple[int, ...]]  # [side][hex] columns a defender there gains
     river: tuple[int, ...]  # [hex] neighbours across a river
     city_mask: int
-    edge: tuple[int, int]  # [side] the side's map edge (replacements, communication)
-    col: tuple[int, ...]  # map column of each hex
-    # column (1..6) -> die (1..6) -> result; and probabilities of each result per column
-    crt: tuple[tuple[str, ...], ...]
+    # column (0..6) -> probability of each result (every key of RESULTS, in that order; column
+    # 0, below the table, all zero)
     probs: tuple[dict[str, float], ...]
-
-    def dist(self, a: int, b: int) -> int:
-        return self.rules.map.grid.distance(a, b)
 
 
 _BOARDS: dict[int, Board] = {}
@@ -74,14 +69,11 @@ def _build(rules: Rules) -> Board:
     for column in range(7):
         p = dict.fromkeys(RESULTS, 0.0)
         if column >= 1:
-            for die in range(1, 7):
-                p[rules.crt[die][column]] += 1 / 6
+            p.update(result_probabilities(rules.crt, column))
         probs.append(p)
-    crt = tuple(tuple(rules.crt[die][c] if c else "" for die in range(7)) for c in range(7))
     return Board(
         rules=rules,
         hexes=grid.hexes,
-        neighbours=tuple(grid.neighbours),
         nmask=tuple(grid.neighbour_mask),
         moscow=moscow,
         moscow_mask=m.moscow_mask,
@@ -90,9 +82,6 @@ def _build(rules: Rules) -> Board:
         shift=rules.defender_shift,
         river=m.river_mask,
         city_mask=m.city_mask,
-        edge=(m.edge_mask["german"], m.edge_mask["soviet"]),
-        col=tuple(grid.coords[h][0] if grid.ids[h] else 0 for h in range(grid.size)),
-        crt=crt,
         probs=tuple(probs),
     )
 

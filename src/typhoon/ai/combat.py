@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 
 from typhoon.ai.board import Board, board_of
 from typhoon.games.bfm.actions import Action, Advance, Attack, Lose, Resolve, Retreat, StandFast
+from typhoon.games.bfm.combat_phase import MAX_COLUMN, compute_odds, retreat_paths_of
 from typhoon.games.bfm.rules import GERMAN
 from typhoon.games.bfm.state import State
-from typhoon.mechanics.retreat import retreat_paths
-
-MAX_COLUMN = 6
+from typhoon.mechanics.combat import odds_column
 
 # Strength-point weights: [side judging] -> (own point lost, enemy point destroyed).
 MY_W = (1.6, 1.0)
@@ -29,35 +28,11 @@ RETREAT_BONUS = 1.0  # the defender pushed two hexes back
 
 
 def attack_halves(s: State, u: int) -> int:
-    """Attack strength of ``u`` in half points (halved in mud where the edition says so)."""
+    """Attack strength of ``u`` in half points (halved in mud where the edition says so), as
+    :func:`typhoon.games.bfm.combat_phase.compute_odds` counts it. The AI adds these up itself
+    where it values many attacker sets, or attackers on hexes they have not reached yet."""
     st = s.strength(u)
     return st if s.is_mud() and s.rules.halved_in_mud(u) else 2 * st
-
-
-def final_column(s: State, d: int, atk: Sequence[int]) -> int:
-    """The odds column a battle is resolved on; below 1 means no effect."""
-    halves = 0
-    river = s.rules.map.river_mask[s.loc[d]]
-    all_river = True
-    for a in atk:
-        halves += attack_halves(s, a)
-        if not (river >> s.loc[a]) & 1:
-            all_river = False
-    dfs = s.strength(d)
-    col = min(halves // (2 * dfs), MAX_COLUMN)
-    return col - s.rules.defender_shift[s.rules.units[d].side][s.loc[d]] - (1 if atk and all_river else 0)
-
-
-def can_retreat(s: State, d: int, extra_block: int = 0) -> bool:
-    """Has the defender at least one retreat path now (``extra_block``: more enemy-held hexes
-    to assume, e.g. where attackers will stand)?"""
-    rules = s.rules
-    grid = rules.map.grid
-    side = rules.units[d].side
-    enemy_occ = s.occ[1 - side] | extra_block
-    forbidden = enemy_occ | grid.expand(enemy_occ)
-    occupied = s.occ[side] & ~(1 << s.loc[d])
-    return bool(retreat_paths(s.loc[d], 2, grid.neighbours, grid.distance, forbidden, occupied))
 
 
 def vacate_value(s: State, side: int, h: int) -> float:
@@ -235,7 +210,7 @@ def _candidates(
         rest = mask & (mask - 1)
         sub_h[mask] = sub_h[rest] + halves[low]
         sub_r[mask] = sub_r[rest] and across[low]
-        col = min(sub_h[mask] // (2 * dfs), MAX_COLUMN) - base_shift - (1 if sub_r[mask] else 0)
+        col = odds_column(sub_h[mask], dfs, MAX_COLUMN) - base_shift - (1 if sub_r[mask] else 0)
         if col < 1:
             continue
         atk = [adj[i] for i in range(n) if (mask >> i) & 1]
@@ -254,9 +229,9 @@ def plan_attacks(
     side = s.side
     b = board_of(rules)
     nm = rules.map.grid.neighbour_mask
-    free = [u for u in rules.side_units[side] if s.loc[u] >= 0 and not (s.done >> u) & 1]
+    free = [u for u in s.on_map(side) if not (s.done >> u) & 1]
     declared = {d for d, _ in s.battles}
-    enemy = [d for d in rules.side_units[1 - side] if s.loc[d] >= 0 and d not in declared]
+    enemy = [d for d in s.on_map(1 - side) if d not in declared]
     cost_per_point = 0.06
     # Every (target, attacker set) once; choosing only ever removes options.
     cands: list[tuple[float, int, tuple[int, ...], int, BattleValue, bool]] = []
@@ -264,8 +239,8 @@ def plan_attacks(
         adj = [a for a in free if (nm[s.loc[d]] >> s.loc[a]) & 1]
         if not adj:
             continue
-        surrounded = not can_retreat(s, d)
-        for score, mask, v in _candidates(s, d, adj, b, cost_per_point, surrounded):
+        trapped = not retreat_paths_of(s, d)
+        for score, mask, v in _candidates(s, d, adj, b, cost_per_point, trapped):
             if v.ev < min_ev:
                 continue
             atk = tuple(adj[i] for i in range(len(adj)) if (mask >> i) & 1)
@@ -274,15 +249,15 @@ def plan_attacks(
                 umask |= 1 << a
             if rng is not None and noise:
                 score += rng.gauss(0.0, noise)
-            cands.append((score, d, atk, umask, v, surrounded))
+            cands.append((score, d, atk, umask, v, trapped))
     cands.sort(key=lambda c: -c[0])
     plan = AttackPlan()
     used = 0
     taken: set[int] = set()
-    for _score, d, atk, umask, v, surrounded in cands:
+    for _score, d, atk, umask, v, trapped in cands:
         if d in taken or umask & used:
             continue
-        plan.battles.append(PlannedBattle(d, atk, v, surrounded))
+        plan.battles.append(PlannedBattle(d, atk, v, trapped))
         used |= umask
         taken.add(d)
     # Spare units join a battle they border when that raises its value.
@@ -291,17 +266,18 @@ def plan_attacks(
             continue
         gain_best = 0.0
         pick = -1
-        pick_v: BattleValue | None = None
+        pick_v = None
         for i, bt in enumerate(plan.battles):
             if not (nm[s.loc[bt.defender]] >> s.loc[a]) & 1:
                 continue
             atk2 = bt.attackers + (a,)
-            v2 = battle_value(s, bt.defender, atk2, final_column(s, bt.defender, atk2), bt.surrounded, b)
+            col = compute_odds(s, bt.defender, atk2).final
+            v2 = battle_value(s, bt.defender, atk2, col, bt.surrounded, b)
             if v2.ev - bt.value.ev > gain_best:
                 gain_best = v2.ev - bt.value.ev
                 pick = i
                 pick_v = v2
-        if pick >= 0 and pick_v is not None:
+        if pick_v is not None:
             bt = plan.battles[pick]
             plan.battles[pick] = PlannedBattle(bt.defender, bt.attackers + (a,), pick_v, bt.surrounded)
             used |= 1 << a
@@ -315,21 +291,14 @@ def choose_resolve(s: State, actions: Sequence[Action]) -> tuple[Action, str]:
     """Resolve first the battles at the best odds: their advances can cut the retreat of
     the defenders still waiting."""
     grid = s.rules.map.grid
-    best: tuple[float, Action] | None = None
-    for a in actions:
-        if not isinstance(a, Resolve):
-            continue
-        h = grid.index[a.target]
-        d = s.at[h]
-        atk = next(x for dd, x in s.battles if dd == d)
-        col = final_column(s, d, atk)
-        key = col + (0.5 if not can_retreat(s, d) else 0.0)
-        if best is None or key > best[0]:
-            best = (key, a)
-    assert best is not None
-    return best[
-        1
-    ], f"resolve the battle in {best[1].target} first (best odds, its advance may cut other retreats)"  # type: ignore[union-attr]
+    attackers = dict(s.battles)
+
+    def key(a: Resolve) -> float:
+        d = s.at[grid.index[a.target]]
+        return compute_odds(s, d, attackers[d]).final + (0.0 if retreat_paths_of(s, d) else 0.5)
+
+    best = max((a for a in actions if isinstance(a, Resolve)), key=key)
+    return best, f"resolve the battle in {best.target} first (best odds, its advance may cut other retreats)"
 
 
 def choose_retreat(s: State, actions: Sequence[Action]) -> tuple[Action, str]:
@@ -339,29 +308,23 @@ def choose_retreat(s: State, actions: Sequence[Action]) -> tuple[Action, str]:
     grid = s.rules.map.grid
     cur = s.cur
     assert cur is not None
-    d = cur.defender
-    dside = s.rules.units[d].side
-    best: tuple[float, Action] | None = None
-    for a in actions:
-        if not isinstance(a, Retreat):
-            continue
+    dside = s.rules.units[cur.defender].side
+
+    def score(a: Retreat) -> float:
         path = [grid.index[x] for x in a.path]
         end = path[-1]
-        score = 0.0
-        if dside == GERMAN:
-            score += 1.5 * b.mdist[end]
-        else:
-            score += 1.5 * b.mdist[end] - (6.0 if (b.moscow_mask >> end) & 1 else 0.0)
-        score -= 2.5 * b.shift[dside][end]
-        score -= 1.0 * (b.nmask[end] & s.occ[dside]).bit_count()
+        v = 1.5 * b.mdist[end]
+        if dside != GERMAN and (b.moscow_mask >> end) & 1:
+            v -= 6.0
+        v -= 2.5 * b.shift[dside][end]
+        v -= 1.0 * (b.nmask[end] & s.occ[dside]).bit_count()
         for h in path:
             if (b.city_mask >> h) & 1 and s.city_controller_at(h) != dside:
-                score -= 4.0
-        score -= 0.1 * len(path)
-        if best is None or score > best[0]:
-            best = (score, a)
-    assert best is not None
-    return best[1], f"retreat the defender along {'-'.join(best[1].path)}: poor ground, far from Moscow"  # type: ignore[union-attr]
+                v -= 4.0
+        return v - 0.1 * len(path)
+
+    best = max((a for a in actions if isinstance(a, Retreat)), key=score)
+    return best, f"retreat the defender along {'-'.join(best.path)}: poor ground, far from Moscow"
 
 
 def choose_loss(s: State, actions: Sequence[Action]) -> tuple[Action, str]:
@@ -369,21 +332,19 @@ def choose_loss(s: State, actions: Sequence[Action]) -> tuple[Action, str]:
     rules = s.rules
     cur = s.cur
     assert cur is not None
-    side = s.side
+    my_w = MY_W[s.side]
     owed = cur.owed
-    best: tuple[float, Action] | None = None
-    for a in actions:
-        if not isinstance(a, Lose):
-            continue
+
+    def cost(a: Lose) -> float:
         u = rules.unit_index[a.unit]
-        cost = _loss_cost(s, u, MY_W[side])
+        c = _loss_cost(s, u, my_w)
         pts = rules.units[u].loss(s.steps[u])
         if owed > 0 and pts < owed:
-            cost += 0.5 * MY_W[side] * (owed - pts)  # another step will be owed
-        if best is None or cost < best[0]:
-            best = (cost, a)
-    assert best is not None
-    return best[1], f"{best[1].unit} takes the loss: the cheapest step that pays what is owed"  # type: ignore[union-attr]
+            c += 0.5 * my_w * (owed - pts)  # another step will be owed
+        return c
+
+    best = min((a for a in actions if isinstance(a, Lose)), key=cost)
+    return best, f"{best.unit} takes the loss: the cheapest step that pays what is owed"
 
 
 def choose_advance(s: State, actions: Sequence[Action]) -> tuple[Action, str]:
@@ -392,22 +353,18 @@ def choose_advance(s: State, actions: Sequence[Action]) -> tuple[Action, str]:
     rules = s.rules
     cur = s.cur
     assert cur is not None
-    b = board_of(rules)
     hex_ = cur.hex
-    city = bool((b.city_mask >> hex_) & 1)
-    best: tuple[tuple[float, ...], Action] | None = None
-    for a in actions:
-        if not isinstance(a, Advance) or a.unit is None:
-            continue
-        u = rules.unit_index[a.unit]
-        st = s.strength(u)
-        key = (st, -rules.units[u].move) if city else (-rules.units[u].move, st)
-        if best is None or key > best[0]:
-            best = (key, a)
+    city = bool((board_of(rules).city_mask >> hex_) & 1)
+
+    def key(a: Advance) -> tuple[int, int]:
+        u = rules.unit_index[a.unit]  # type: ignore[index]
+        st, move = s.strength(u), rules.units[u].move
+        return (st, -move) if city else (-move, st)
+
+    best = max((a for a in actions if isinstance(a, Advance) and a.unit is not None), key=key, default=None)
     if best is None:
         return Advance(None), "no unit advances"
-    where = rules.map.grid.ids[hex_]
-    return best[1], f"{best[1].unit} advances into {where}"  # type: ignore[union-attr]
+    return best, f"{best.unit} advances into {rules.map.grid.ids[hex_]}"
 
 
 def choose_stand_fast(s: State, actions: Sequence[Action]) -> tuple[Action, str]:
@@ -427,12 +384,10 @@ __all__ = [
     "PlannedBattle",
     "attack_halves",
     "battle_value",
-    "can_retreat",
     "choose_advance",
     "choose_loss",
     "choose_resolve",
     "choose_retreat",
     "choose_stand_fast",
-    "final_column",
     "plan_attacks",
 ]

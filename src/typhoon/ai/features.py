@@ -71,7 +71,7 @@ def features(s: State) -> list[float]:
             s_ring += st * (4 - d) / 4
         if mcost[h] < g_min:
             s_block += st
-    cities = bin(s.control).count("1")
+    cities = s.control.bit_count()
     return [
         1.0,
         g_moscow,

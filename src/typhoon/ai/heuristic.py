@@ -31,6 +31,7 @@ from typhoon.ai.combat import (
 from typhoon.ai.movement import MovePlan, move_action, plan_moves
 from typhoon.ai.replacements import choose_replacement
 from typhoon.ai.scoring import GermanScorer, SovietScorer, Weights
+from typhoon.games.bfm import movement_phase
 from typhoon.games.bfm.actions import END, Action, Attack, Move, Place, SetupStandard
 from typhoon.games.bfm.preview import preview_units
 from typhoon.games.bfm.rules import GERMAN
@@ -109,8 +110,8 @@ class HeuristicPlayer:
         ids = rules.map.grid.ids
         wanted = {Place(rules.units[u].id, ids[h]) for u, h in standard_setup(rules)[s.side] if s.at[h] < 0}
         for a in actions:
-            if a in wanted:
-                return a, f"place {a.unit} in {a.hex}, as in the standard set-up"  # type: ignore[union-attr]
+            if isinstance(a, Place) and a in wanted:
+                return a, f"place {a.unit} in {a.hex}, as in the standard set-up"
         b = board_of(rules)
         best = max(
             (a for a in actions if isinstance(a, Place)),
@@ -124,55 +125,56 @@ class HeuristicPlayer:
         """This phase's plan, made now if there is none for this position."""
         if self._move_plan is not None and _plan_fits(s, *self._move_plan):
             return self._move_plan[1]
-        plan = plan_moves(
-            s, scorer_for(s, self.weights[s.side]), rng=self.rng, noise=self.noise, notes=self.explaining
-        )
+        plan = self.make_movement_plan(s)
         self._move_plan = (plan_key(s), plan)
         return plan
 
+    def make_movement_plan(self, s: State) -> MovePlan:
+        return plan_moves(
+            s, scorer_for(s, self.weights[s.side]), rng=self.rng, noise=self.noise, notes=self.explaining
+        )
+
     def _movement(self, s: State, actions: Sequence[Action]) -> tuple[Action, str]:
-        legal = list(actions)
         if s.stack >= 0:
-            return self._move_off(s, legal)
+            return self._move_off(s, actions)
         plan = self.movement_plan(s)
         steps = plan.remaining(s)
         for u, h in steps:
-            a = move_action(s, legal, u, h)
+            a = move_action(s, actions, u, h)
             if a is not None:
+                if not self.explaining:
+                    return a, ""
                 n_left = len(steps) - 1
                 return a, f"{s.rules.units[u].id} {plan.notes.get(u, '')} (phase plan: {n_left} more move(s))"
-        return END if END in legal else legal[0], "end the phase: every unit is where the plan wants it"
+        return END if END in actions else actions[0], "end the phase: every unit is where the plan wants it"
 
-    def _move_off(self, s: State, legal: list[Action]) -> tuple[Action, str]:
+    def _move_off(self, s: State, actions: Sequence[Action]) -> tuple[Action, str]:
         sc = scorer_for(s, self.weights[s.side])
-        best: tuple[float, Action] | None = None
-        grid = s.rules.map.grid
+        index = s.rules.map.grid.index
         u = s.stack
-        for a in legal:
-            if isinstance(a, Move):
-                v = sc.score(u, grid.index[a.dst])
-                if best is None or v > best[0]:
-                    best = (v, a)
-        assert best is not None
-        return best[1], f"{s.rules.units[u].id} must leave the hex it shares"
+        best = max((a for a in actions if isinstance(a, Move)), key=lambda a: sc.score(u, index[a.dst]))
+        return best, f"{s.rules.units[u].id} must leave the hex it shares"
 
     # combat --------------------------------------------------------------------------------
 
     def attack_plan(self, s: State) -> AttackPlan:
+        """This combat phase's battles, chosen now if there are none for this position."""
         key = plan_key(s)
         if self._attack_plan is not None and self._attack_plan[0] == key:
             return self._attack_plan[1]
-        plan = plan_attacks(s, noise=self.noise, rng=self.rng)
+        plan = self.make_attack_plan(s)
         self._attack_plan = (key, plan)
         return plan
+
+    def make_attack_plan(self, s: State) -> AttackPlan:
+        return plan_attacks(s, noise=self.noise, rng=self.rng)
 
     def _combat(self, s: State, actions: Sequence[Action]) -> tuple[Action, str]:
         step = s.cstep
         if step == DECLARE:
             plan = self.attack_plan(s)
-            todo = [a for a in plan.actions(s) if a in actions]
-            if todo:
-                a = todo[0]
+            a = next((x for x in plan.actions(s) if x in actions), None)
+            if a is not None:
                 if not self.explaining:
                     return a, ""
                 assert isinstance(a, Attack)
@@ -215,8 +217,6 @@ def _attack_reason(s: State, bt: PlannedBattle, plan: AttackPlan) -> str:
 
 def _plan_fits(s: State, key: PlanKey, plan: MovePlan) -> bool:
     """Is ``s`` the position the plan was made for, after some of its moves?"""
-    from typhoon.games.bfm import movement_phase
-
     turn, phase, start = key
     if (s.turn, s.phase) != (turn, phase):
         return False

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from typhoon.errors import OptionError
+from typhoon.games import game_module
 from typhoon.players import Player, make_player
 from typhoon.selfplay import play_game
 
@@ -62,6 +63,7 @@ class GameJob:
     seed: int
     a: str
     b: str
+    game: str
     edition: str | None
     options: tuple[tuple[str, str], ...]
     records: str | None
@@ -98,7 +100,7 @@ def play_one(job: GameJob) -> GameResult:
     pb = TimedPlayer(make_player(job.b, player_seed(job.seed, 1)))
     players = [pa, pb] if a_german else [pb, pa]
     t0 = time.perf_counter()
-    g = play_game(players, edition=job.edition, options=dict(job.options), seed=job.seed)  # type: ignore[arg-type]
+    g = play_game(players, game=job.game, edition=job.edition, options=dict(job.options), seed=job.seed)  # type: ignore[arg-type]
     dt = time.perf_counter() - t0
     if job.records is not None:
         g.to_record().save(Path(job.records) / f"game-{job.index:04d}-seed-{job.seed}.txt")
@@ -200,15 +202,20 @@ class MatchResult:
         return "\n".join(rows)
 
 
+def p95(xs: list[float]) -> float:
+    """The 95th percentile (nearest rank below) of ``xs``; 0 for none."""
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, int(0.95 * len(ys)))] if ys else 0.0
+
+
 def _time_stats(xs: list[float]) -> dict[str, float]:
     if not xs:
         return {"decisions": 0, "median": 0.0, "p95": 0.0, "max": 0.0}
-    ys = sorted(xs)
     return {
-        "decisions": len(ys),
-        "median": round(statistics.median(ys), 5),
-        "p95": round(ys[min(len(ys) - 1, int(0.95 * len(ys)))], 5),
-        "max": round(ys[-1], 4),
+        "decisions": len(xs),
+        "median": round(statistics.median(xs), 5),
+        "p95": round(p95(xs), 5),
+        "max": round(max(xs), 4),
     }
 
 
@@ -219,6 +226,7 @@ def run_match(
     seed: int,
     *,
     jobs: int = 1,
+    game: str = "bfm",
     edition: str | None = None,
     options: Mapping[str, str] | None = None,
     records: str | Path | None = None,
@@ -228,14 +236,15 @@ def run_match(
         raise OptionError("--games must be at least 1")
     if jobs < 1:
         raise OptionError("--jobs must be at least 1")
-    make_player(a, 0)  # unknown names fail here, before any worker starts
+    game_module(game)  # unknown names fail here, before any worker starts
+    make_player(a, 0)
     make_player(b, 0)
     out_dir = None
     if records is not None:
         Path(records).mkdir(parents=True, exist_ok=True)
         out_dir = str(records)
     opts = tuple(sorted((options or {}).items()))
-    todo = [GameJob(i, seed + i, a, b, edition, opts, out_dir) for i in range(games)]
+    todo = [GameJob(i, seed + i, a, b, game, edition, opts, out_dir) for i in range(games)]
     t0 = time.perf_counter()
     results: list[GameResult] = []
     for r in _run(todo, jobs):
@@ -266,4 +275,4 @@ def _run(todo: list[GameJob], jobs: int) -> Iterator[GameResult]:
         yield from pool.imap_unordered(play_one, todo)
 
 
-__all__ = ["GameResult", "MatchResult", "TimedPlayer", "play_one", "run_match", "wilson"]
+__all__ = ["GameResult", "MatchResult", "TimedPlayer", "p95", "play_one", "run_match", "wilson"]

@@ -13,13 +13,14 @@ Scorers hold the side's rules of thumb (see :mod:`typhoon.ai.scoring`).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from typhoon.games.bfm import movement_phase
 from typhoon.games.bfm.actions import Action, Move
 from typhoon.games.bfm.state import State
-from typhoon.hexgrid import bits
+from typhoon.hexgrid import bit_list, bits
 
 
 class Scorer(Protocol):
@@ -47,16 +48,24 @@ class MovePlan:
 
 
 def movers(s: State) -> list[int]:
+    """The phasing side's units that may still move this phase (in the side's unit order)."""
     rules = s.rules
     return [u for u in rules.side_units[s.side] if s.loc[u] >= 0 and movement_phase.movable(s, u)]
 
 
+def staying_occ(s: State, units: list[int]) -> int:
+    """Hexes of the phasing side's units other than ``units`` (the movers): where the side
+    stands whatever the plan."""
+    occ = s.occ[s.side]
+    for u in units:
+        occ &= ~(1 << s.loc[u])
+    return occ
+
+
 def destinations(s: State, u: int) -> list[int]:
-    """Hexes unit ``u`` can end on this phase (its own included), friendly units ignored."""
-    um = movement_phase.options(s, u)
-    out = {s.loc[u]}
-    out.update(um.dsts)
-    return sorted(out)
+    """Hexes unit ``u`` can end on this phase (its own included, in hex order), friendly
+    units ignored."""
+    return bit_list(movement_phase.options(s, u).dmask | (1 << s.loc[u]))
 
 
 def plan_moves(
@@ -65,25 +74,19 @@ def plan_moves(
     *,
     rng: random.Random | None = None,
     noise: float = 0.0,
-    fixed: dict[int, int] | None = None,
     notes: bool = True,
 ) -> MovePlan:
     """A destination for every unit that can move. ``noise`` adds Gaussian noise to every
-    score (search uses it to draw varied plans); ``fixed`` forces some units' destinations;
-    ``notes``: write why each unit goes where it goes (off in roll-outs, for speed)."""
+    score (search uses it to draw varied plans); ``notes``: write why each unit goes where
+    it goes (off in roll-outs, for speed)."""
     grid = s.rules.map.grid
     side = s.side
     units = movers(s)
     unit_set = set(units)
     start = {u: s.loc[u] for u in units}
-    own_start = s.occ[side]
     enemy = s.occ[1 - side]
-    plan = own_start
-    for u in units:
-        plan &= ~(1 << start[u])  # movers are placed afresh
-    occupied_by_unplaced = 0
-    for u in units:
-        occupied_by_unplaced |= 1 << start[u]
+    plan = staying_occ(s, units)  # movers are placed afresh
+    occupied_by_unplaced = s.occ[side] & ~plan
     dests: dict[int, list[int]] = {u: destinations(s, u) for u in units}
     jitter: dict[tuple[int, int], float] = {}
     if rng is not None and noise > 0:
@@ -130,23 +133,21 @@ def plan_moves(
                 else:
                     scores.pop((uu, hh), None)
 
-    if fixed:
-        for u, h in fixed.items():
-            if u in unit_set and h in dests[u] and allowed(u, h):
-                place(u, h, "forced")
     while unit_set:
         if not scores:
             # Only a unit's own hex can be left (always allowed unless taken): stay.
             u = next(iter(unit_set))
             place(u, start[u], "stays")
             continue
-        (u, h), val = max(scores.items(), key=lambda kv: kv[1])
+        # The first best pair in the table's order (as max() would pick it, but faster).
+        val = max(scores.values())
+        u, h = next(k for k, v in scores.items() if v == val)
         result.value += val
         place(u, h, scorer.note(u, h) if notes else "")
     return result
 
 
-def move_action(s: State, legal: list[Action], u: int, h: int) -> Move | None:
+def move_action(s: State, legal: Sequence[Action], u: int, h: int) -> Move | None:
     """The legal move of ``u`` to ``h`` that takes the most enemy cities on the way."""
     dst = s.rules.map.grid.ids[h]
     best: Move | None = None
@@ -160,4 +161,4 @@ def move_action(s: State, legal: list[Action], u: int, h: int) -> Move | None:
     return best
 
 
-__all__ = ["MovePlan", "Scorer", "destinations", "move_action", "movers", "plan_moves"]
+__all__ = ["MovePlan", "Scorer", "destinations", "move_action", "movers", "plan_moves", "staying_occ"]

@@ -52,7 +52,7 @@ def replacement_value(s: State, a: Action, on_map: int | None = None) -> float:
         spec = rules.units[u]
         h = grid.index[a.hex]
         if on_map is None:
-            on_map = sum(1 for x in rules.side_units[side] if s.loc[x] >= 0)
+            on_map = len(s.on_map(side))
         gain = float(spec.half if isinstance(a, Rebuild) else spec.full) + 0.2 * spec.move
         if side == SOVIET:
             gain += 0.6 * max(0, 14 - on_map)  # bodies for the line
@@ -71,14 +71,8 @@ def replacement_value(s: State, a: Action, on_map: int | None = None) -> float:
 
 
 def choose_replacement(s: State, actions: Sequence[Action]) -> tuple[Action, str]:
-    best: tuple[float, Action] | None = None
-    on_map = sum(1 for x in s.rules.side_units[s.side] if s.loc[x] >= 0)
-    for a in actions:
-        v = replacement_value(s, a, on_map)
-        if best is None or v > best[0]:
-            best = (v, a)
-    assert best is not None
-    a = best[1]
+    on_map = len(s.on_map(s.side))
+    a = max(actions, key=lambda x: replacement_value(s, x, on_map))
     if isinstance(a, Restore):
         why = f"restore {a.unit} to full strength (it faces the enemy or holds a key hex)"
     elif isinstance(a, Rebuild):

@@ -15,14 +15,20 @@ Weights are in strength points, like the combat values of :mod:`typhoon.ai.comba
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from typhoon.ai.board import approach_cost, board_of
 from typhoon.ai.combat import ELIM_BONUS, MY_W, attack_halves, battle_value, vacate_value
-from typhoon.games.bfm.rules import GERMAN, SOVIET
+from typhoon.ai.movement import movers, staying_occ
+from typhoon.games.bfm.combat_phase import MAX_COLUMN, RETREAT_LENGTH
+from typhoon.games.bfm.rules import GERMAN, SOVIET, Rules
 from typhoon.games.bfm.state import State
 from typhoon.hexgrid import HexGrid, bits
+from typhoon.mechanics.combat import odds_column
+from typhoon.mechanics.movement import reach
 from typhoon.mechanics.retreat import retreat_paths
+from typhoon.mechanics.zoc import zoc_mask
 
 
 @dataclass
@@ -59,108 +65,110 @@ def _risk(
 
 
 class GermanScorer:
-    """Scores for the German panzer movement phase (``before_combat``) and movement phase."""
+    """Scores for the German panzer movement phase (``before_combat``) and movement phase.
+
+    Everything that depends only on the position the phase began with is worked out once,
+    here: a plan scores thousands of (unit, hex) pairs, and every search roll-out plans."""
 
     def __init__(self, s: State, w: Weights | None = None, before_combat: bool = False):
         # Before combat a score depends on units placed near the targets (4 hexes); after,
         # only on neighbours.
         self.radius = 4 if before_combat else 1
         self.s = s
-        self.w = w or Weights()
+        self.w = w = w or Weights()
         self.before_combat = before_combat
         rules = s.rules
         self.rules = rules
-        self.b = b = board_of(rules)
+        self.b = board_of(rules)
         grid = rules.map.grid
         self.grid = grid
-        self.turn = s.turn
-        self.last_turn = rules.last_turn
-        movers = [u for u in rules.side_units[GERMAN] if s.loc[u] >= 0 and _movable(s, u)]
-        self.mover_set = set(movers)
-        self.fixed_occ = s.occ[GERMAN]
-        for u in movers:
-            self.fixed_occ &= ~(1 << s.loc[u])
         self.planned: dict[int, int] = {}  # hex -> unit
-        self.plan_occ = self.fixed_occ
-        sov = [u for u in rules.side_units[SOVIET] if s.loc[u] >= 0]
-        self.sov = sov
+        self.plan_occ = staying_occ(s, movers(s))
         self.sov_occ = s.occ[SOVIET]
-        self.sov_zoc = grid.expand(self.sov_occ)
+        # A German unit can retreat only through neighbours free of Soviet units and zones.
+        self.sov_block = self.sov_occ | zoc_mask(self.sov_occ, grid.expand)
+        late = max(0, s.turn - 3)
+        self.late = late
+        self.prog_w = w.progress * (0.25 if before_combat else 1.0) * (1.0 + 0.15 * late)
+        self.city_v = w.city * (1.0 if rules.victory != "moscow" else 0.25)
+        self.moscow_v = 10.0 + 6.0 * late
+        self._vacate: dict[int, float] = {}  # hex -> what the Soviet gains by taking it
         # Soviet strike on a hex in their coming combat phase: units next to it now, and
         # units that can reach it by rail first (half weight: they may be wanted elsewhere).
-        mud_halves = s.is_mud()
         self.threat = [0.0] * grid.size
-        for u in sov:
-            st = s.strength(u) * (1 if mud_halves and rules.halved_in_mud(u) else 2)
-            for n in grid.neighbours[s.loc[u]]:
+        for u in s.on_map(SOVIET):
+            st = attack_halves(s, u)
+            h = s.loc[u]
+            for n in grid.neighbours[h]:
                 self.threat[n] += st
-            if rules.map.is_rail(s.loc[u]):
-                reach = _rail_reach(s, s.loc[u], 4, s.occ[GERMAN])
-                for x in bits(reach & ~grid.neighbour_mask[s.loc[u]]):
+            if rules.map.is_rail(h):
+                by_rail = _rail_reach(rules, h, 4, s.occ[GERMAN])
+                for x in bits(by_rail & ~grid.neighbour_mask[h]):
                     for n in grid.neighbours[x]:
                         self.threat[n] += 0.25 * st
+        # Memos of target_value: Soviet hex -> hexes whose German units bear on its retreat;
+        # (hex, Soviet units near, German units near) -> no retreat path; battle values.
+        self._area: dict[int, int] = {}
+        self._trapped = _NO_RETREAT.setdefault(grid, {})
+        self._battle: dict[tuple[int, tuple[int, ...], int, bool], float] = {}
         # Before combat: value of each Soviet target with the units that can strike it.
         self.targets: dict[int, float] = {}
         if before_combat:
-            for d in sov:
-                self.targets[d] = self._target_value(d, self.plan_occ, self.planned)
-        self.moscow_open = not (s.occ[SOVIET] & b.moscow_mask)
+            for d in s.on_map(SOVIET):
+                self.targets[d] = self.target_value(d, self.plan_occ)
 
     # -- scoring -------------------------------------------------------------------------
 
     def score(self, u: int, h: int) -> float:
         s, b, w = self.s, self.b, self.w
-        rules = self.rules
-        spec = rules.units[u]
         val = 0.0
-        late = max(0, self.turn - 3)
-        prog_w = w.progress * (0.25 if self.before_combat else 1.0) * (1.0 + 0.15 * late)
-        val -= prog_w * b.mcost[h]
+        val -= self.prog_w * b.mcost[h]
         # Taking cities (the destination; cities passed through count in move_action).
         if (b.city_mask >> h) & 1 and s.city_controller_at(h) != GERMAN:
-            val += w.city * (1.0 if rules.victory != "moscow" else 0.25)
+            val += self.city_v
         if (b.moscow_mask >> h) & 1:
-            val += 10.0 + 6.0 * late
+            val += self.moscow_v
         nb = b.nmask[h]
         friends = (nb & self.plan_occ).bit_count()
         val += w.cohesion * min(friends, 2)
-        adj_sov = nb & self.sov_occ
-        if not self.before_combat:
-            k = adj_sov.bit_count()
-            val += w.contact * min(k, 2) * (1.0 if not spec.panzer else 0.5)
-            if late and (nb & b.moscow_mask):
-                val += 1.5 * late  # ring Moscow: fewer hexes to counter-attack from
+        if self.before_combat:
+            return val + w.support * self._support_gain(u, h)
+        spec = self.rules.units[u]
+        k = (nb & self.sov_occ).bit_count()
+        val += w.contact * min(k, 2) * (1.0 if not spec.panzer else 0.5)
+        if self.late and (nb & b.moscow_mask):
+            val += 1.5 * self.late  # ring Moscow: fewer hexes to counter-attack from
         # Exposure to the Soviet combat phase that follows (after combat moves only; before
         # combat the Soviet turn is a whole phase away and the unit moves again).
-        if not self.before_combat:
-            atk = self.threat[h]
-            if atk > 0:
-                steps = s.steps[u]
-                st = spec.strength(steps)
-                col = min(int(atk) // (2 * st), 6) - rules.defender_shift[GERMAN][h]
-                if col >= 1:
-                    exits = grid_exits(self.grid, h, self.sov_occ | self.sov_zoc)
-                    pts, p_elim, p_vac = _risk(s, b.probs[col], steps, st, spec.loss(steps), exits == 0)
-                    cost = MY_W[GERMAN] * pts + ELIM_BONUS * p_elim
-                    if (b.moscow_mask >> h) & 1 or ((b.city_mask >> h) & 1):
-                        cost += p_vac * vacate_value(s, SOVIET, h)
-                    val -= w.exposure * cost
-        if self.before_combat:
-            val += w.support * self._support_gain(u, h)
+        atk = self.threat[h]
+        if atk > 0:
+            steps = s.steps[u]
+            st = spec.strength(steps)
+            col = odds_column(int(atk), st, MAX_COLUMN) - b.shift[GERMAN][h]
+            if col >= 1:
+                trapped = not (nb & ~self.sov_block)
+                pts, p_elim, p_vac = _risk(s, b.probs[col], steps, st, spec.loss(steps), trapped)
+                cost = MY_W[GERMAN] * pts + ELIM_BONUS * p_elim
+                if (b.moscow_mask >> h) & 1 or ((b.city_mask >> h) & 1):
+                    cost += p_vac * self._vacate_value(h)
+                val -= w.exposure * cost
         return val
 
+    def _vacate_value(self, h: int) -> float:
+        v = self._vacate.get(h)
+        if v is None:
+            v = self._vacate[h] = vacate_value(self.s, SOVIET, h)
+        return v
+
     def _support_gain(self, u: int, h: int) -> float:
-        grid = self.grid
-        near = grid.within(h, 3) & self.sov_occ
+        near = self.grid.within(h, 3) & self.sov_occ
         if not near:
             return 0.0
         occ2 = self.plan_occ | (1 << h)
-        planned2 = dict(self.planned)
-        planned2[h] = u
         gains = []
         for x in bits(near):
             d = self.s.at[x]
-            g = self._target_value(d, occ2, planned2) - self.targets[d]
+            g = self.target_value(d, occ2, h, u) - self.targets[d]
             if g:
                 gains.append(g)
         if not gains:
@@ -168,19 +176,19 @@ class GermanScorer:
         gains.sort(reverse=True)
         return gains[0] + 0.5 * sum(gains[1:])
 
-    def _target_value(self, d: int, occ: int, planned: dict[int, int]) -> float:
+    def target_value(self, d: int, occ: int, h: int = -1, u: int = -1) -> float:
         """Best expected value of attacking ``d`` with every German unit next to it, given
-        German units on ``occ`` (the plan so far)."""
+        German units on ``occ``: the plan so far (``planned``), the units that stay, and
+        ``u`` on ``h`` if given."""
         s = self.s
         rules = self.rules
-        grid = self.grid
         t = s.loc[d]
         atk = []
         all_river = True
         river = rules.map.river_mask[t]
         halves = 0
-        for x in bits(grid.neighbour_mask[t] & occ):
-            a = planned.get(x, s.at[x])
+        for x in bits(self.b.nmask[t] & occ):
+            a = u if x == h else self.planned.get(x, s.at[x])
             if a < 0:
                 continue
             atk.append(a)
@@ -189,14 +197,36 @@ class GermanScorer:
                 all_river = False
         if not atk:
             return 0.0
-        dfs = s.strength(d)
-        col = min(halves // (2 * dfs), 6) - rules.defender_shift[SOVIET][t] - (1 if all_river else 0)
+        shifts = self.b.shift[SOVIET][t] + (1 if all_river else 0)
+        col = odds_column(halves, s.strength(d), MAX_COLUMN) - shifts
         if col < 1:
             return 0.0
-        forbidden = occ | grid.expand(occ)
-        occupied = s.occ[SOVIET] & ~(1 << t)
-        surrounded = not retreat_paths(t, 2, grid.neighbours, grid.distance, forbidden, occupied)
-        return max(0.0, battle_value(s, d, atk, col, surrounded, self.b).ev)
+        trapped = self._no_retreat(t, occ)
+        key = (d, tuple(atk), col, trapped)
+        v = self._battle.get(key)
+        if v is None:
+            v = self._battle[key] = max(0.0, battle_value(s, d, atk, col, trapped, self.b).ev)
+        return v
+
+    def _no_retreat(self, t: int, occ: int) -> bool:
+        """Would the Soviet unit on ``t`` have no retreat path with German units on ``occ``?
+        A question about a planned position, not the one that stands, so it goes to the
+        mechanics (``combat_phase.retreat_paths_of`` answers only for the position itself).
+        Memoised across plans and roll-outs on the units near enough to bear on the answer."""
+        grid = self.grid
+        occupied = self.sov_occ & ~(1 << t)
+        area = self._area.get(t)
+        if area is None:
+            area = self._area[t] = _retreat_area(grid.within, t, occupied)
+        key = (t, occupied & area, occ & area)
+        got = self._trapped.get(key)
+        if got is None:
+            if len(self._trapped) >= _NO_RETREAT_LIMIT:
+                self._trapped.clear()
+            forbidden = occ | zoc_mask(occ, grid.expand)
+            paths = retreat_paths(t, RETREAT_LENGTH, grid.neighbours, grid.distance, forbidden, occupied)
+            got = self._trapped[key] = not paths
+        return got
 
     def assign(self, u: int, h: int) -> None:
         self.planned[h] = u
@@ -204,7 +234,7 @@ class GermanScorer:
         if self.before_combat:
             for x in bits(self.grid.within(h, 3) & self.sov_occ):
                 d = self.s.at[x]
-                self.targets[d] = self._target_value(d, self.plan_occ, self.planned)
+                self.targets[d] = self.target_value(d, self.plan_occ)
 
     def note(self, u: int, h: int) -> str:
         s, b = self.s, self.b
@@ -222,56 +252,53 @@ class GermanScorer:
         return f"to {where}: {b.mcost[s.loc[u]] - b.mcost[h]:+d} towards Moscow"
 
 
-def grid_exits(grid: HexGrid, h: int, blocked: int) -> int:
-    """Neighbours of ``h`` a unit there could retreat through (not blocked)."""
-    return (grid.neighbour_mask[h] & ~blocked).bit_count()
+# Grid -> {(hex, friendly units near, enemy units near): no retreat path}; a pure function of
+# its key, so sharing it between plans, roll-outs and games changes no result. Bounded.
+_NO_RETREAT: dict[HexGrid, dict[tuple[int, int, int], bool]] = {}
+_NO_RETREAT_LIMIT = 200_000
 
 
-def _movable(s: State, u: int) -> bool:
-    from typhoon.games.bfm import movement_phase
+def _retreat_area(within: Callable[[int, int], int], t: int, occupied: int) -> int:
+    """The hexes whose enemy units can change the retreat paths from ``t``: a path's i-th hex
+    lies i hexes away, and it goes on past its end only from a hex in ``occupied``, so no
+    path passes the first even distance with no occupied hex; the enemy zones of control
+    on the path come from one hex further."""
+    r = RETREAT_LENGTH
+    while occupied & within(t, r) & ~within(t, r - 1):
+        r += RETREAT_LENGTH
+    return within(t, r + 1)
 
-    return movement_phase.movable(s, u)
 
-
-def _rail_reach(s: State, start: int, steps: int, blocked: int) -> int:
-    nbrs = s.rules.map.rail_neighbours
-    seen = 1 << start
-    frontier = [start]
-    for _ in range(steps):
-        nxt = []
-        for h in frontier:
-            for n in nbrs[h]:
-                if not (seen >> n) & 1 and not (blocked >> n) & 1:
-                    seen |= 1 << n
-                    nxt.append(n)
-        frontier = nxt
-    return seen
+def _rail_reach(rules: Rules, start: int, steps: int, blocked: int) -> int:
+    """Hexes (``start`` included) a unit reaches along the rail line in ``steps`` hexes,
+    never entering ``blocked``. A rough reach: zones of control are not heeded."""
+    m = rules.map
+    out = 1 << start
+    for h, _ in reach(start, steps, m.rail_neighbours, m.rail_cost, blocked, 0):
+        out |= 1 << h
+    return out
 
 
 class SovietScorer:
-    """Scores for the Soviet rail movement and movement phases."""
+    """Scores for the Soviet rail movement and movement phases (what depends only on the
+    position the phase began with is worked out once, here)."""
 
     radius = 2
 
     def __init__(self, s: State, w: Weights | None = None):
         self.s = s
-        self.w = w or Weights()
+        self.w = w = w or Weights()
         rules = s.rules
         self.rules = rules
         self.b = b = board_of(rules)
         grid = rules.map.grid
         self.grid = grid
-        self.turn = s.turn
         self.final = s.turn == rules.last_turn and rules.phases[s.phase].key == "soviet_movement"
-        movers = [u for u in rules.side_units[SOVIET] if s.loc[u] >= 0 and _movable(s, u)]
-        self.mover_set = set(movers)
-        self.plan_occ = s.occ[SOVIET]
-        for u in movers:
-            self.plan_occ &= ~(1 << s.loc[u])
+        self.plan_occ = staying_occ(s, movers(s))
         self.cover_occ = grid.expand(self.plan_occ) | self.plan_occ
-        ger = [u for u in rules.side_units[GERMAN] if s.loc[u] >= 0]
         self.ger_occ = s.occ[GERMAN]
-        self.ger_zoc = grid.expand(self.ger_occ)
+        self.ger_zoc = zoc_mask(self.ger_occ, grid.expand)
+        self._vacate: dict[int, float] = {}  # hex -> what the German gains by taking it
         # German approach: movement points from the nearest German unit (Soviet units
         # ignored: they are about to move). Route slack: how far off a shortest road to Moscow.
         self.dg = approach_cost(rules, self.ger_occ, 0)
@@ -291,10 +318,9 @@ class SovietScorer:
         self.inf_adj = [0] * grid.size
         self.pz_near: list[list[int]] = [[] for _ in range(grid.size)]
         reach = 2 if mud else 7
-        for g in ger:
-            spec = rules.units[g]
-            st = s.strength(g) * (1 if mud and rules.halved_in_mud(g) else 2)
-            if spec.panzer:
+        for g in s.on_map(GERMAN):
+            st = attack_halves(s, g)
+            if rules.units[g].panzer:
                 for x in bits(grid.within(s.loc[g], reach)):
                     self.pz_near[x].append(st)
             else:
@@ -303,25 +329,28 @@ class SovietScorer:
         for lst in self.pz_near:
             lst.sort(reverse=True)
         self.moscow_threat = self.dg[b.moscow] <= (4 if mud else 14)
+        # Cities: Moscow above all; on the last move only the victory cities count.
+        late = max(0, s.turn - 3)
+        self.garrison_v = w.moscow * (3.0 + 1.5 * s.turn + (4.0 if self.moscow_threat else 0.0))
+        self.retake_moscow_v = 100.0 if self.final else 20.0
+        self.city_v = w.city * (8.0 if self.final and rules.victory != "moscow" else 1.0)
+        self.ring_v = w.moscow * (0.5 + 0.6 * late) * (1.5 if self.moscow_threat else 1.0)
 
     def score(self, u: int, h: int) -> float:
         s, b, w = self.s, self.b, self.w
-        rules = self.rules
-        grid = self.grid
         val = 0.0
-        late = max(0, self.turn - 3)
-        # Cities: Moscow above all; on the last move only the victory cities count.
         taken_city = (b.city_mask >> h) & 1 and s.city_controller_at(h) != SOVIET
         if (b.moscow_mask >> h) & 1:
-            val += w.moscow * (3.0 + 1.5 * self.turn + (4.0 if self.moscow_threat else 0.0))
+            val += self.garrison_v
             if taken_city:
-                val += 100.0 if self.final else 20.0
+                val += self.retake_moscow_v
         elif taken_city:
-            val += w.city * (8.0 if self.final and rules.victory != "moscow" else 1.0)
+            val += self.city_v
         if self.final:
             return val + 0.1 * b.shift[SOVIET][h] - 0.01 * b.mcost[h]
-        if grid.neighbour_mask[h] & b.moscow_mask:
-            val += w.moscow * (0.5 + 0.6 * late) * (1.5 if self.moscow_threat else 1.0)
+        nb = b.nmask[h]
+        if nb & b.moscow_mask:
+            val += self.ring_v
         # Terrain and rivers facing the Germans.
         val += w.terrain * b.shift[SOVIET][h]
         riv = b.river[h]
@@ -330,11 +359,11 @@ class SovietScorer:
             val += w.river * sum(1 for n in bits(riv) if self.dg[n] < dgh)
         # Zones of control barring German roads (hexes not already barred by the plan).
         cover = 0.0
-        for x in bits((grid.neighbour_mask[h] | (1 << h)) & ~self.cover_occ):
+        for x in bits((nb | (1 << h)) & ~self.cover_occ):
             cover += self.gate[x]
         val += w.cover * cover
         # Flanks.
-        friends = (grid.neighbour_mask[h] & self.plan_occ).bit_count()
+        friends = (nb & self.plan_occ).bit_count()
         val += w.cohesion * min(friends, 2)
         # Exposure to the coming German attack.
         val -= w.exposure * self._exposure(u, h)
@@ -344,9 +373,7 @@ class SovietScorer:
 
     def _exposure(self, u: int, h: int) -> float:
         s, b = self.s, self.b
-        rules = self.rules
-        grid = self.grid
-        nb = grid.neighbour_mask[h]
+        nb = b.nmask[h]
         atk = self.inf_adj[h]
         free = nb & ~self.plan_occ & ~self.ger_occ
         k = free.bit_count()
@@ -355,22 +382,24 @@ class SovietScorer:
         if not atk:
             return 0.0
         steps = s.steps[u]
-        spec = rules.units[u]
+        spec = self.rules.units[u]
         st = spec.strength(steps)
-        col = min(int(atk) // (2 * st), 6) - b.shift[SOVIET][h]
+        col = odds_column(atk, st, MAX_COLUMN) - b.shift[SOVIET][h]
         if col < 1:
             return 0.0
         # No way out: every neighbour next to Germans or held by them, or the planned line
         # behind blocks (retreats may not end on a friendly unit).
-        exits = (free & ~self.ger_zoc).bit_count()
-        pts, p_elim, p_vac = _risk(s, b.probs[col], steps, st, spec.loss(steps), exits == 0)
+        trapped = not (free & ~self.ger_zoc)
+        pts, p_elim, p_vac = _risk(s, b.probs[col], steps, st, spec.loss(steps), trapped)
         cost = MY_W[SOVIET] * pts + ELIM_BONUS * p_elim
-        cost += p_vac * vacate_value(s, GERMAN, h)
-        return cost
+        v = self._vacate.get(h)
+        if v is None:
+            v = self._vacate[h] = vacate_value(s, GERMAN, h)
+        return cost + p_vac * v
 
     def assign(self, u: int, h: int) -> None:
         self.plan_occ |= 1 << h
-        self.cover_occ |= (1 << h) | self.grid.neighbour_mask[h]
+        self.cover_occ |= (1 << h) | self.b.nmask[h]
 
     def note(self, u: int, h: int) -> str:
         s, b = self.s, self.b

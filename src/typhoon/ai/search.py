@@ -21,6 +21,7 @@ Replacements, set-up and the decisions inside a battle are the heuristic's.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -29,7 +30,7 @@ from typing import Any
 
 from typhoon.ai.combat import AttackPlan, plan_attacks
 from typhoon.ai.evaluate import german_score
-from typhoon.ai.heuristic import HeuristicPlayer, _plan_fits, plan_key, scorer_for
+from typhoon.ai.heuristic import HeuristicPlayer, plan_key, scorer_for
 from typhoon.ai.movement import MovePlan, plan_moves
 from typhoon.ai.scoring import Weights
 from typhoon.games.bfm.actions import Action, Roll
@@ -93,21 +94,14 @@ class SearchPlayer(HeuristicPlayer):
 
     # -- plans: searched instead of taken from the heuristic ---------------------------------
 
-    def movement_plan(self, s: State) -> MovePlan:
-        if self._move_plan is not None and _plan_fits(s, *self._move_plan):
-            return self._move_plan[1]
+    def make_movement_plan(self, s: State) -> MovePlan:
         plan = self._search(s, self._move_candidates(s), "movement")
         assert isinstance(plan, MovePlan)
-        self._move_plan = (plan_key(s), plan)
         return plan
 
-    def attack_plan(self, s: State) -> AttackPlan:
-        key = plan_key(s)
-        if self._attack_plan is not None and self._attack_plan[0] == key:
-            return self._attack_plan[1]
+    def make_attack_plan(self, s: State) -> AttackPlan:
         plan = self._search(s, self._attack_candidates(s), "combat")
         assert isinstance(plan, AttackPlan)
-        self._attack_plan = (key, plan)
         return plan
 
     def decide(self, s: State, actions: Sequence[Action]) -> tuple[Action, str]:
@@ -244,7 +238,7 @@ def _sig(plan: MovePlan | AttackPlan) -> tuple[Any, ...]:
 def _perturb(w: Weights, rng: random.Random, sigma: float) -> Weights:
     if sigma <= 0:
         return w
-    changes = {f.name: getattr(w, f.name) * pow(2.718281828, rng.gauss(0.0, sigma)) for f in fields(w)}
+    changes = {f.name: getattr(w, f.name) * math.exp(rng.gauss(0.0, sigma)) for f in fields(w)}
     return replace(w, **changes)
 
 

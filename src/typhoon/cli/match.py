@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
         args.games,
         args.seed,
         jobs=args.jobs,
+        game=args.game,
         edition=args.edition,
         options=options_from(args),
         records=args.records,
