@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 CORE := $(VENV)/.installed-core
 FULL := $(VENV)/.installed-full
 
-.PHONY: play test lint typecheck unit soak bench clean install
+.PHONY: play test lint typecheck unit soak bench clean install tmc-map
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,13 @@ soak: $(FULL)
 
 bench: $(CORE)
 	$(PY) -m typhoon bench
+
+# Rebuild The Moscow Campaign's reconstructed map (data/map.json) and its inspection image
+# from the project's copy of the geography data; the PNG needs Debian's chromium.
+tmc-map: $(CORE)
+	$(PY) -m typhoon.games.tmc.mapgen --svg docs/images/tmc_map.svg
+	chromium --headless --no-sandbox --hide-scrollbars --window-size=1048,1075 \
+	  --screenshot=docs/images/tmc_map.png docs/images/tmc_map.svg
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

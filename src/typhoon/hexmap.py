@@ -6,14 +6,14 @@ both as sorted index tuples (for iteration) and as Python-int bitsets (for the h
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from typhoon.errors import DataError
-from typhoon.hexgrid import HexGrid, parse_hex_id
+from typhoon.hexgrid import HexGrid
+from typhoon.mapdata import load_json_object, parse_hex, parse_hexes, parse_pairs, side_masks
 
 SIDES = ("german", "soviet")
 
@@ -39,16 +39,7 @@ class HexMap:
 
     @classmethod
     def load(cls, path: str | Path) -> HexMap:
-        p = Path(path)
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise DataError(f"cannot read map file {p}: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{p}: not valid JSON ({exc})") from None
-        if not isinstance(data, dict):
-            raise DataError(f"{p}: a map file holds one JSON object")
-        return cls(data, origin=p.name)
+        return cls(load_json_object(path), origin=Path(path).name)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> HexMap:
@@ -57,41 +48,13 @@ class HexMap:
     # -- construction and validation -------------------------------------------------------
 
     def _hexes(self, field: str, values: Any) -> tuple[int, ...]:
-        if not isinstance(values, list):
-            raise DataError(f"'{field}' must be a list of hex ids")
-        out = []
-        for v in values:
-            out.append(self._hex(field, v))
-        if len(set(out)) != len(out):
-            raise DataError(f"'{field}' lists a hex twice")
-        return tuple(sorted(out))
+        return parse_hexes(self.grid, field, values)
 
     def _hex(self, field: str, value: Any) -> int:
-        if not isinstance(value, str):
-            raise DataError(f"'{field}': hex id must be a string, not {value!r}")
-        try:
-            parse_hex_id(value)
-        except ValueError:
-            raise DataError(f"'{field}': {value!r} is not a CCRR hex id") from None
-        if value not in self.grid:
-            raise DataError(f"'{field}': hex {value} is not on the {self.grid.count}-hex grid")
-        return self.grid.index[value]
+        return parse_hex(self.grid, field, value)
 
     def _pairs(self, field: str, values: Any) -> tuple[tuple[int, int], ...]:
-        if not isinstance(values, list):
-            raise DataError(f"'{field}' must be a list of hex pairs")
-        out = set()
-        for pair in values:
-            if not isinstance(pair, list) or len(pair) != 2:
-                raise DataError(f"'{field}': {pair!r} is not a pair of hex ids")
-            a, b = self._hex(field, pair[0]), self._hex(field, pair[1])
-            if not self.grid.adjacent(a, b):
-                raise DataError(f"'{field}': {pair[0]} and {pair[1]} are not adjacent")
-            key = (min(a, b), max(a, b))
-            if key in out:
-                raise DataError(f"'{field}': hexside {pair[0]}|{pair[1]} is listed twice")
-            out.add(key)
-        return tuple(sorted(out))
+        return parse_pairs(self.grid, field, values)
 
     def _build(self, data: Mapping[str, Any]) -> None:
         g = data["grid"]
@@ -160,12 +123,8 @@ class HexMap:
         self.major_city_mask = grid.mask(self.major_cities)
         self.edge_mask = {side: grid.mask(self.edges[side]) for side in SIDES}
         self.setup_mask = {side: grid.mask(self.setup[side]) for side in SIDES}
-        river = [0] * grid.size
-        for a, b in self.rivers:
-            river[a] |= 1 << b
-            river[b] |= 1 << a
         # river_mask[h]: neighbours of h across a river hexside.
-        self.river_mask: tuple[int, ...] = tuple(river)
+        self.river_mask: tuple[int, ...] = side_masks(grid, self.rivers)
         rail_adj: list[list[int]] = [[] for _ in range(grid.size)]
         for a, b in self.rail:
             rail_adj[a].append(b)

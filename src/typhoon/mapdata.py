@@ -1,0 +1,99 @@
+"""Validation helpers shared by the map loaders (typhoon.hexmap for BfM, games.tmc.tmcmap).
+
+Each helper turns one field of a JSON map file into hex indices on a grid, raising DataError
+with the field's name and the offending value, so every map format reports errors alike.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from typhoon.errors import DataError
+from typhoon.hexgrid import HexGrid, parse_hex_id
+
+
+def load_json_object(path: str | Path) -> dict[str, Any]:
+    """The one JSON object a data file holds; DataError if unreadable or not an object."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise DataError(f"cannot read map file {p}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{p}: not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise DataError(f"{p}: a map file holds one JSON object")
+    return data
+
+
+def parse_hex(grid: HexGrid, field: str, value: Any) -> int:
+    """Index of one CCRR hex id on the grid."""
+    if not isinstance(value, str):
+        raise DataError(f"'{field}': hex id must be a string, not {value!r}")
+    try:
+        parse_hex_id(value)
+    except ValueError:
+        raise DataError(f"'{field}': {value!r} is not a CCRR hex id") from None
+    if value not in grid:
+        raise DataError(f"'{field}': hex {value} is not on the {grid.count}-hex grid")
+    return grid.index[value]
+
+
+def parse_hexes(grid: HexGrid, field: str, values: Any) -> tuple[int, ...]:
+    """A list of distinct hex ids, as sorted indices."""
+    if not isinstance(values, list):
+        raise DataError(f"'{field}' must be a list of hex ids")
+    out = [parse_hex(grid, field, v) for v in values]
+    if len(set(out)) != len(out):
+        raise DataError(f"'{field}' lists a hex twice")
+    return tuple(sorted(out))
+
+
+def parse_pairs(
+    grid: HexGrid, field: str, values: Any, *, ordered: bool = False
+) -> tuple[tuple[int, int], ...]:
+    """A list of hexsides given as pairs of adjacent hex ids; each hexside at most once.
+    Unordered pairs come back as sorted (low, high) tuples in sorted order; ``ordered`` keeps
+    each pair's order and the list's order (e.g. outer -> inner side of a defence line)."""
+    if not isinstance(values, list):
+        raise DataError(f"'{field}' must be a list of hex pairs")
+    seen: set[tuple[int, int]] = set()
+    out: list[tuple[int, int]] = []
+    for pair in values:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise DataError(f"'{field}': {pair!r} is not a pair of hex ids")
+        a, b = parse_hex(grid, field, pair[0]), parse_hex(grid, field, pair[1])
+        if not grid.adjacent(a, b):
+            raise DataError(f"'{field}': {pair[0]} and {pair[1]} are not adjacent")
+        key = (min(a, b), max(a, b))
+        if key in seen:
+            raise DataError(f"'{field}': hexside {pair[0]}|{pair[1]} is listed twice")
+        seen.add(key)
+        out.append((a, b) if ordered else key)
+    return tuple(out) if ordered else tuple(sorted(out))
+
+
+def parse_chain(grid: HexGrid, field: str, values: Any) -> tuple[int, ...]:
+    """A path of hexes in order: every hex adjacent to the one before, none repeated."""
+    if not isinstance(values, list) or len(values) < 2:
+        raise DataError(f"'{field}' must be a list of at least two hex ids")
+    out = tuple(parse_hex(grid, field, v) for v in values)
+    for a, b in zip(out, out[1:], strict=False):
+        if not grid.adjacent(a, b):
+            raise DataError(
+                f"'{field}': {grid.ids[a]} and {grid.ids[b]} follow each other but are not adjacent"
+            )
+    if len(set(out)) != len(out):
+        raise DataError(f"'{field}' passes through a hex twice")
+    return out
+
+
+def side_masks(grid: HexGrid, pairs: Any) -> tuple[int, ...]:
+    """Per hex, the bitset of neighbours across one of these hexsides (both directions)."""
+    m = [0] * grid.size
+    for a, b in pairs:
+        m[a] |= 1 << b
+        m[b] |= 1 << a
+    return tuple(m)
