@@ -1,7 +1,9 @@
 """Speed figures for ``typhoon bench``. Every figure is ``name: value``, one per line.
 
-Other parts add figures by exposing ``bench_figures(quick: bool) -> list[tuple[str, object]]``
-in a module listed in ``EXTRA`` (skipped when not installed)."""
+The core figures are measured through the game-module interface, so each game gets the same
+ones (Battle for Moscow unprefixed, The Moscow Campaign prefixed ``tmc_``). Other parts add
+figures by exposing ``bench_figures(quick: bool) -> list[tuple[str, object]]`` in a module
+listed in ``EXTRA`` (skipped when not installed)."""
 
 from __future__ import annotations
 
@@ -11,62 +13,79 @@ import statistics
 import time
 from collections.abc import Callable
 
-from typhoon.games.bfm.engine import apply, apply_unchecked, legal_actions, new_game
+from typhoon.games import GameModule, game_module
 
-EXTRA = ("typhoon.ai.bench", "typhoon.env.bench")
+EXTRA = {"ai": "typhoon.ai.bench", "env": "typhoon.env.bench"}
 
 Figures = list[tuple[str, object]]
 
 
-def random_game(seed: int, edition: str = "gdw1986") -> int:
+def random_game(seed: int, edition: str = "gdw1986", game: str = "bfm") -> int:
     """One full game, both sides uniform over the legal actions, dice from the same generator.
     Returns the number of actions."""
+    m = game_module(game)
     rng = random.Random(seed)
-    s = new_game(edition)
+    s = m.new_game(edition, {})
     n = 0
     while s.result is None:
-        acts = legal_actions(s)
-        s = apply_unchecked(s, acts[rng.randrange(len(acts))])
+        acts = m.legal_actions(s)
+        s = m.apply_unchecked(s, acts[rng.randrange(len(acts))])
         n += 1
     return n
 
 
-def core_figures(quick: bool = False, edition: str = "gdw1986") -> Figures:
-    games = 20 if quick else 100
+def core_figures(
+    quick: bool = False,
+    edition: str = "gdw1986",
+    game: str = "bfm",
+    games: int | None = None,
+    timed_games: int | None = None,
+) -> Figures:
+    """Random full games per second and the cost of one legal-action listing and one apply.
+    Figures of games other than Battle for Moscow carry the game's key as a prefix."""
+    m: GameModule = game_module(game)
+    pre = "" if game == "bfm" else f"{game}_"
+    n_games = games if games is not None else (20 if quick else 100)
     # Full random games on one core.
     t0 = time.perf_counter()
-    actions = sum(random_game(1000 + i, edition) for i in range(games))
+    actions = sum(random_game(1000 + i, edition, game) for i in range(n_games))
     dt = time.perf_counter() - t0
     out: Figures = [
-        ("edition", edition),
-        ("random_games", games),
-        ("random_games_per_s", round(games / dt, 1)),
-        ("random_actions_per_game", round(actions / games, 1)),
+        (f"{pre}edition", edition),
+        (f"{pre}random_games", n_games),
+        (f"{pre}random_games_per_s", round(n_games / dt, 3 if pre else 1)),
+        (f"{pre}random_actions_per_game", round(actions / n_games, 1)),
     ]
     # Per-call costs over the states of random games.
     rng = random.Random(7)
     legal_t: list[float] = []
     apply_t: list[float] = []
     pc = time.perf_counter
-    for _ in range(5 if quick else 20):
-        s = new_game(edition)
+    n_timed = timed_games if timed_games is not None else (5 if quick else 20)
+    for _ in range(n_timed):
+        s = m.new_game(edition, {})
         while s.result is None:
             fresh = s.copy()  # no cached list; the phase's shared facts stay warm, as in play
             t = pc()
-            acts = legal_actions(fresh)
+            acts = m.legal_actions(fresh)
             legal_t.append(pc() - t)
             a = acts[rng.randrange(len(acts))]
             t = pc()
-            s, _ = apply(s, a)
+            s, _ = m.apply(s, a)
             apply_t.append(pc() - t)
     out += [
-        ("us_per_legal_actions", round(statistics.mean(legal_t) * 1e6, 1)),
-        ("us_per_legal_actions_p95", round(_p95(legal_t) * 1e6, 1)),
-        ("us_per_apply", round(statistics.mean(apply_t) * 1e6, 1)),
-        ("us_per_apply_p95", round(_p95(apply_t) * 1e6, 1)),
-        ("states_measured", len(apply_t)),
+        (f"{pre}us_per_legal_actions", round(statistics.mean(legal_t) * 1e6, 1)),
+        (f"{pre}us_per_legal_actions_p95", round(_p95(legal_t) * 1e6, 1)),
+        (f"{pre}us_per_apply", round(statistics.mean(apply_t) * 1e6, 1)),
+        (f"{pre}us_per_apply_p95", round(_p95(apply_t) * 1e6, 1)),
+        (f"{pre}states_measured", len(apply_t)),
     ]
     return out
+
+
+def tmc_figures(quick: bool = False) -> Figures:
+    """The Moscow Campaign, scenario 1 (GT 1-8): fewer games, they are long."""
+    return core_figures(quick, edition="1", game="tmc", games=1 if quick else 3, timed_games=1)
 
 
 def _p95(xs: list[float]) -> float:
@@ -78,8 +97,9 @@ def all_figures(quick: bool = False, only: str | None = None) -> Figures:
     out: Figures = []
     if only in (None, "core"):
         out += core_figures(quick)
-    for mod_name in EXTRA:
-        part = mod_name.split(".")[1]
+    if only in (None, "tmc"):
+        out += tmc_figures(quick)
+    for part, mod_name in EXTRA.items():
         if only not in (None, part):
             continue
         try:
@@ -91,4 +111,4 @@ def all_figures(quick: bool = False, only: str | None = None) -> Figures:
     return out
 
 
-__all__ = ["all_figures", "core_figures", "random_game"]
+__all__ = ["all_figures", "core_figures", "random_game", "tmc_figures"]

@@ -9,11 +9,14 @@ from typhoon.game import parse_options
 
 
 def add_game_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", default="bfm", help="game (default: bfm, Battle for Moscow)")
+    p.add_argument(
+        "--game", default="bfm", help="game: bfm (default, Battle for Moscow) or tmc (The Moscow Campaign)"
+    )
     p.add_argument(
         "--edition",
         default=None,
-        help="rules edition: gdw1986 (default, the rules of seed 002) or vpg2009",
+        help="bfm: rules edition gdw1986 (default, the rules of seed 002) or vpg2009; "
+        "tmc: the scenario number 1-24",
     )
     p.add_argument(
         "--option",

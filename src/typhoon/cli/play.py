@@ -12,7 +12,7 @@ from typhoon.errors import OptionError
 from typhoon.game import Game
 from typhoon.players import Player, make_player, player_names
 from typhoon.record import Record
-from typhoon.tui.session import Session
+from typhoon.tui.session import make_session
 from typhoon.tui.style import want_color
 
 HUMAN = "human"
@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="play in the terminal (hot seat, or against a computer player)",
         # Levels are listed when a name is wrong, not here: building the parser must not
         # import the AI modules (every typhoon command builds it).
-        description="Play Battle for Moscow in the terminal. Each side is 'human' or a computer "
+        description="Play Battle for Moscow (--game bfm, the default) or The Moscow Campaign (--game tmc "
+        "--edition SCENARIO, 1-24; its map and counters are reconstructions) in the terminal. Each side is 'human' or a computer "
         "player level ('random', or any AI level installed; a wrong name lists them). Default: you "
         "play the German side against the random player. Type `help` in the game for the commands.",
     )
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         0: make_controller(german, game.seed * 2 + 1),
         1: make_controller(soviet, game.seed * 2 + 2),
     }
-    session = Session(
+    session = make_session(
         game,
         controllers,
         out=sys.stdout,

@@ -12,7 +12,12 @@ from typhoon.errors import OptionError
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("serve", help="play in the browser: start the web server and print its URL")
+    p = sub.add_parser(
+        "serve",
+        help="play in the browser: start the web server and print its URL",
+        description="Start the web server: Battle for Moscow and The Moscow Campaign (all 24 scenarios, on a "
+        "reconstructed map) in the browser, against the computer or another player. Prints the URL.",
+    )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument(

@@ -54,7 +54,29 @@ def _bfm() -> GameModule:
     )
 
 
-_REGISTRY: dict[str, Callable[[], GameModule]] = {"bfm": _bfm}
+def _tmc() -> GameModule:
+    from typhoon.games.tmc import engine, notation, rules
+
+    return GameModule(
+        key="tmc",
+        title="The Moscow Campaign",
+        sides=rules.SIDE_NAMES,
+        editions=rules.editions,
+        default_edition=rules.DEFAULT_EDITION,
+        option_specs=rules.option_specs,
+        new_game=engine.new_game,
+        legal_actions=engine.legal_actions,
+        apply=engine.apply,
+        apply_unchecked=engine.apply_unchecked,
+        chance_outcomes=engine.chance_outcomes,
+        action_to_text=notation.action_to_text,
+        action_from_text=notation.action_from_text,
+        position_to_text=notation.position_to_text,
+        position_from_text=notation.position_from_text,
+    )
+
+
+_REGISTRY: dict[str, Callable[[], GameModule]] = {"bfm": _bfm, "tmc": _tmc}
 _LOADED: dict[str, GameModule] = {}
 
 

@@ -1,4 +1,9 @@
-"""Retreat paths: a unit moved away from its hex, never into forbidden hexes."""
+"""Retreats: a unit moved away from its hex, never into forbidden hexes.
+
+Battle for Moscow retreats several hexes along a path (:func:`retreat_paths`); The Moscow
+Campaign retreats one hex, chosen among the hexes reachable across passable hexsides
+(:func:`one_hex_retreats`).
+"""
 
 from __future__ import annotations
 
@@ -38,3 +43,19 @@ def retreat_paths(
 
     extend((), origin)
     return paths
+
+
+def one_hex_retreats(reachable: int, forbidden: int, full: int) -> list[int]:
+    """The hexes a one-hex retreat may end in, in index order.
+
+    ``reachable``: the hexes next to the unit across hexsides it may cross (for a unit bound to
+    rail, its rail neighbours); ``forbidden``: hexes it may never enter (enemy units, enemy
+    zones of control without a friendly unit); ``full``: hexes where it would break the
+    stacking limit. An empty list means the unit cannot retreat."""
+    out: list[int] = []
+    m = reachable & ~forbidden & ~full
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out

@@ -18,7 +18,6 @@ from typhoon.events import Event
 from typhoon.game import Game
 from typhoon.games.bfm.actions import Action, Move
 from typhoon.games.bfm.movement_phase import movable, why_not_movable
-from typhoon.games.bfm.notation import action_to_text
 from typhoon.games.bfm.preview import preview
 from typhoon.games.bfm.rules import SIDE_NAMES
 from typhoon.games.bfm.state import CHANCE, DECLARE, TERMINAL, State
@@ -63,7 +62,7 @@ class Session:
         self.width = max(40, width)
         self.automap = automap
         self.numbered: list[Action] = []
-        self._label: Callable[[Action], str] = action_to_text
+        self._label: Callable[[Action], str] = game.text
         self._page = 0
         self._map_phase: tuple[int, int] | None = None
         self._context_state: State | None = None
@@ -179,7 +178,7 @@ class Session:
             self._sync_player_names()
             return
         events = g.play(action)
-        self.say(f"{self._who(side)}: {action_to_text(action)}")
+        self.say(f"{self._who(side)}: {self.game.text(action)}")
         self.print_events(events)
         self._other_acted = True
         self._last_ai = side
@@ -240,10 +239,10 @@ class Session:
     # -- numbered lists ---------------------------------------------------------------------
 
     def show_list(
-        self, actions: Sequence[Action], title: str, label: Callable[[Action], str] = action_to_text
+        self, actions: Sequence[Action], title: str, label: Callable[[Action], str] | None = None
     ) -> None:
         self.numbered = list(actions)
-        self._label = label
+        self._label = label or self.game.text
         self._page = 0
         self.say(title)
         self._show_page()
@@ -283,8 +282,8 @@ class Session:
             if head.isdigit():
                 self.play_number(int(head), words[1:])
             elif head in _COMMANDS:
-                _COMMANDS[head](self, words[1:])
-            elif head in help.ACTION_VERBS:
+                getattr(self, f"cmd_{head}")(words[1:])
+            elif head in self.action_verbs():
                 self.play_text(text)
             else:
                 self.unknown(words[0])
@@ -294,6 +293,10 @@ class Session:
             self.error(str(exc))
         except Exception as exc:  # never a traceback at the prompt; say what broke
             self.error(f"internal error (please report): {type(exc).__name__}: {exc}")
+
+    def action_verbs(self) -> Sequence[str]:
+        """The words that start an action in this game's notation."""
+        return help.ACTION_VERBS
 
     def unknown(self, word: str) -> None:
         close = difflib.get_close_matches(word.lower(), help.all_words(), n=1, cutoff=0.6)
@@ -340,9 +343,9 @@ class Session:
             return
         action = self.numbered[n - 1]
         if action not in self.game.legal_actions():
-            self.error(f"`{action_to_text(action)}` is no longer possible; `legal` shows the current list.")
+            self.error(f"`{self.game.text(action)}` is no longer possible; `legal` shows the current list.")
             return
-        self.say(f"> {action_to_text(action)}")
+        self.say(f"> {self.game.text(action)}")
         self.play(action)
 
     def play(self, action: Action) -> bool:
@@ -541,7 +544,7 @@ class Session:
             return
         if args:
             wanted = {w.lower() for w in args}
-            legal = [a for a in legal if wanted & _tokens(action_to_text(a))]
+            legal = [a for a in legal if wanted & _tokens(self.game.text(a))]
             title = f"{len(legal)} legal action(s) matching {' '.join(args)}:"
         else:
             title = f"{len(legal)} legal action(s):"
@@ -565,7 +568,7 @@ class Session:
             if entry.actor in humans:
                 self.game = trial
                 self._context_state = None
-                self.say(f"Undone: {action_to_text(entry.action)}")
+                self.say(f"Undone: {self.game.text(entry.action)}")
                 return
         self.error("Nothing of yours to undo in this phase.")
 
@@ -613,7 +616,7 @@ class Session:
         start = max(0, len(hist) - n)
         for i in range(start, len(hist)):
             e = hist[i]
-            self.say(f"{i + 1:>4}. {describe.actor_name(e.actor)}: {action_to_text(e.action)}")
+            self.say(f"{i + 1:>4}. {describe.actor_name(e.actor)}: {self.game.text(e.action)}")
             for t in e.events:
                 self.say(f"        {t.text}")
 
@@ -642,6 +645,16 @@ class Session:
 
 def _tokens(text: str) -> set[str]:
     return set(re.split(r"[\s,\-]+", text.lower()))
+
+
+def make_session(game: Game, controllers: Mapping[int, Player | None], **kwargs: Any) -> Session:
+    """The terminal session for the game's module: The Moscow Campaign has its own (windowed
+    map, reconstruction banner, scenario status); Battle for Moscow uses :class:`Session`."""
+    if game.module.key == "tmc":
+        from typhoon.tui.tmc_session import TmcSession
+
+        return TmcSession(game, controllers, **kwargs)
+    return Session(game, controllers, **kwargs)
 
 
 _COMMANDS: dict[str, Callable[[Session, Sequence[str]], None]] = {

@@ -196,7 +196,10 @@ def create_app(
         return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
     async def game_page(request: Request) -> Response:
-        return FileResponse(STATIC / "game.html", headers=PAGE_HEADERS)
+        # Each game has its own page: The Moscow Campaign's map needs pan and zoom.
+        row = await run_in_threadpool(store.get, request.path_params["gid"])
+        page = "tmc.html" if row is not None and row.game == "tmc" else "game.html"
+        return FileResponse(STATIC / page, headers=PAGE_HEADERS)
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True})
@@ -248,6 +251,12 @@ def create_app(
         return JSONResponse(
             await run_in_threadpool(service.preview, request.path_params["gid"], target, attackers)
         )
+
+    async def hex_info(request: Request) -> Response:
+        hid = request.query_params.get("hex")
+        if not hid:
+            raise ApiError(400, "'hex' (CCRR) is required")
+        return JSONResponse(await run_in_threadpool(service.hex_info, request.path_params["gid"], hid))
 
     async def change(
         request: Request, call: Callable[..., dict[str, Any]], *read: Callable[[dict[str, Any]], Any]
@@ -350,6 +359,7 @@ def create_app(
         Route(g, get_game),
         Route(g + "/legal", legal),
         Route(g + "/preview", preview),
+        Route(g + "/hex", hex_info),
         Route(g + "/actions", actions, methods=["POST"]),
         Route(g + "/undo", undo, methods=["POST"]),
         Route(g + "/record", record),

@@ -33,9 +33,10 @@ from typhoon.games import game_keys, game_module
 from typhoon.games.bfm.preview import preview
 from typhoon.players import make_player, player_names
 from typhoon.record import Record
+from typhoon.web import tmc_svg, tmc_views
 from typhoon.web.storage import GameRow, Progress, Store
 from typhoon.web.svg import render_map
-from typhoon.web.views import legal_view, state_view
+from typhoon.web.views import hex_words, legal_view, state_view
 
 log = logging.getLogger("typhoon.web")
 
@@ -135,10 +136,11 @@ class GameService:
                     "title": mod.title,
                     "sides": list(mod.sides),
                     "default_edition": mod.default_edition,
+                    "reconstruction": tmc_views.words.RECONSTRUCTION if key == "tmc" else None,
                     "editions": [
                         {
                             "key": ed,
-                            "title": title,
+                            "title": tmc_views.edition_title(ed, title) if key == "tmc" else title,
                             "options": [
                                 {
                                     "name": o.name,
@@ -343,7 +345,7 @@ class GameService:
             }
         )
         if svg:
-            v["svg"] = s.memo(("svg", numbers), lambda: render_map(g.state, numbers=numbers))
+            v["svg"] = s.memo(("svg", numbers), lambda: _render(g.state, numbers))
         if legal and player in you:
             v["legal"] = self._legal(s)["actions"]
         return v
@@ -351,7 +353,8 @@ class GameService:
     def _shared_view(self, s: Session) -> dict[str, Any]:
         """The part of the view that is the same for every token."""
         g = s.game
-        v = state_view(g.state)
+        v = tmc_views.state_view(g.state) if _is_tmc(g.state) else state_view(g.state)
+        v["game"] = g.module.key
         v.update(
             {
                 "id": s.id,
@@ -367,7 +370,10 @@ class GameService:
 
     @staticmethod
     def _legal(s: Session) -> dict[str, Any]:
-        return dict(s.memo("legal", lambda: legal_view(s.game.state, s.game.legal_actions())))
+        g = s.game
+        if _is_tmc(g.state):
+            return dict(s.memo("legal", lambda: tmc_views.legal_view(g.state, g.legal_actions(), g.text)))
+        return dict(s.memo("legal", lambda: legal_view(g.state, g.legal_actions())))
 
     def _log(self, s: Session, start: int, stop: int | None = None) -> list[dict[str, Any]]:
         g = s.game
@@ -401,6 +407,10 @@ class GameService:
         s = self.session(game_id)
         with s.lock:
             state = s.game.state
+        if _is_tmc(state):
+            raise ApiError(
+                422, "The Moscow Campaign has no odds preview: the odds are chosen when an attack is resolved"
+            )
         try:
             p = preview(state, target, list(attackers))
         except IllegalActionError as exc:
@@ -431,26 +441,45 @@ class GameService:
             step, total, state = self._at_step(s, step)
             states = [e.before for e in s.game.history] + [s.game.state]
             entry = self._log(s, step - 1, step)[0] if step > 0 else None
-        labels = state.rules.turn_labels
+        tmc = _is_tmc(state)
+        labels = {} if tmc else state.rules.turn_labels
         turns: list[dict[str, Any]] = []
         for i, st in enumerate(states):
             if not turns or st.turn != turns[-1]["turn"]:  # turns only go forward
-                turns.append({"turn": st.turn, "step": i, "label": labels.get(st.turn, "set-up")})
+                label = tmc_views.turn_label(st) if tmc else labels.get(st.turn, "set-up")
+                turns.append({"turn": st.turn, "step": i, "label": label})
         return {
             "id": s.id,
             "step": step,
             "total": total,
             "turns": turns,
             "entry": entry,
-            "state": state_view(state),
-            "svg": render_map(state, numbers=numbers),
+            "state": tmc_views.state_view(state) if tmc else state_view(state),
+            "svg": _render(state, numbers),
         }
 
     def map_svg(self, game_id: str, step: int | None, *, numbers: bool = False) -> str:
         s = self.session(game_id)
         with s.lock:
             state = self._at_step(s, step)[2]
-        return render_map(state, numbers=numbers)
+        return _render(state, numbers)
+
+    def hex_info(self, game_id: str, hid: str) -> dict[str, Any]:
+        """One hex in words (terrain, features, units), as the map's tooltip says it."""
+        s = self.session(game_id)
+        with s.lock:
+            state = s.game.state
+        grid = state.rules.map.grid if not _is_tmc(state) else state.rules.grid
+        if hid not in grid.index:
+            raise _bad(f"'{hid}' is not a hex of this map (CCRR)")
+        if _is_tmc(state):
+            return tmc_views.hex_view(state, hid)
+        h = grid.index[hid]
+        return {
+            "hex": hid,
+            "words": hex_words(state, h),
+            "units": [state.rules.units[u].id for u in state.units_at(h)],
+        }
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -616,6 +645,17 @@ class GameService:
             with s.lock:
                 s.ai_error = f"the AI failed: {exc}"
                 s.ai_running = False
+
+
+def _is_tmc(state: Any) -> bool:
+    return type(state).__module__ == "typhoon.games.tmc.state"
+
+
+def _render(state: Any, numbers: bool) -> str:
+    """The map of either game as one SVG document."""
+    if _is_tmc(state):
+        return tmc_svg.render_map(state, numbers=numbers)
+    return render_map(state, numbers=numbers)
 
 
 def _explain(player: Any) -> str | None:

@@ -11,10 +11,24 @@
     try { localStorage.setItem("typhoon:token:" + id, token); } catch (e) { /* private mode */ }
   }
 
-  function game() { return META.games[0]; }
+  // The game chosen in the lobby (Battle for Moscow first, the default).
+  function game() {
+    const key = $("game").value;
+    return META.games.find((g) => g.key === key) || META.games[0];
+  }
+
+  function fillGames() {
+    const sel = $("game");
+    sel.innerHTML = "";
+    for (const g of META.games) sel.append(el("option", { value: g.key, text: g.title, selected: g.key === "bfm" }));
+  }
 
   function fillEditions() {
     const g = game();
+    // The Moscow Campaign's editions are its 24 scenarios; its map and counters are reconstructions.
+    $("edition-label").textContent = g.key === "tmc" ? "Scenario" : "Rules edition";
+    $("game-note").textContent = g.reconstruction || "";
+    $("game-note").hidden = !g.reconstruction;
     const sel = $("edition");
     sel.innerHTML = "";
     for (const ed of g.editions) {
@@ -75,7 +89,7 @@
     $("new-error").textContent = "";
     const options = {};
     for (const s of document.querySelectorAll("#options select")) options[s.dataset.option] = s.value;
-    const body = { mode: mode(), side: $("side").value, level: $("level").value, edition: $("edition").value, options };
+    const body = { game: game().key, mode: mode(), side: $("side").value, level: $("level").value, edition: $("edition").value, options };
     const seed = $("seed").value.trim();
     if (seed !== "") body.seed = parseInt(seed, 10);
     $("start").disabled = true;
@@ -111,7 +125,7 @@
         const href = "/g/" + g.id + (token ? "#t=" + token : "");
         const ai = Object.entries(g.ai).map(([s, l]) => `${s} AI: ${l}`).join(", ");
         tbody.append(el("tr", {},
-          el("td", { text: `${g.id} (${g.edition})` }),
+          el("td", { text: g.game === "tmc" ? `${g.id} (TMC scenario ${g.edition})` : `${g.id} (${g.edition})` }),
           el("td", { text: g.mode + (ai ? ` — ${ai}` : "") }),
           el("td", { text: g.turn || "set-up" }),
           el("td", { text: g.phase.replace(/_/g, " ") }),
@@ -130,7 +144,9 @@
 
   async function init() {
     META = await api("GET", "/api/meta");
+    fillGames();
     fillEditions();
+    $("game").addEventListener("change", fillEditions);
     fillLevels();
     $("edition").addEventListener("change", fillOptions);
     for (const r of document.querySelectorAll("input[name=mode]")) r.addEventListener("change", syncMode);

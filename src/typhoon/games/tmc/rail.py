@@ -1,0 +1,305 @@
+"""Soviet rail movement, reinforcement arrival and EB relocation (rules_en.md §17, §20, §22.3).
+
+- ``Entrain``: a Soviet unit on a usable rail hex (where it began the phase or reached by
+  ordinary movement) spends half its MA (exact, [Q54]) and is entrained (§20.3). At most 9
+  entrainings per movement phase, arriving reinforcements included ([Q53]).
+- ``RailMove``: an entrained unit moves along rail links over usable rail at 30 hexes per MP
+  (1/30 MP per hex; option rail_partial_mp=no: whole MPs per started 30 hexes) (§20.4, [Q55]).
+  Usable rail = normal rail (plus Soviet-repaired rail with option
+  soviet_repair_restores_normal... which turns repairs into normal rail anyway, [Q42]), never
+  destroyed or cut (§16). Rail movement may cross lake hexsides (§3.3).
+- ``Detrain``: costs a quarter of the unit's MA this phase, rounded up to whole MP (§20.5).
+- No entraining, rail movement or detraining in a hex occupied by or adjacent to an enemy
+  unit (§20.9; [Q58]: so a rail move never enters such a hex).
+- Entrained units may not attack or move normally ([Q56]); they defend at half (combat).
+- ``Arrive``: a Soviet reinforcement due this turn or delayed from earlier ([Q60]) is placed
+  entrained on an east-edge rail hex not in German ZOC, counting toward the 9 (§22.3, [Q57]:
+  it pays no entraining cost).
+- Relocation (§17, [Q45]): at the start of the Soviet movement phase a Soviet EB unit may be
+  put on any normal rail hex free of German units with room to stack.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from typhoon.errors import IllegalActionError
+from typhoon.events import Event
+from typhoon.games.tmc.actions import Action, Arrive, Detrain, Entrain, RailMove
+from typhoon.games.tmc.rules import ENTRAIN_LIMIT, GERMAN, RAIL_TICKS_PER_HEX, SOVIET, STACK_LIMIT, TICKS
+from typhoon.games.tmc.state import MOVE, State
+from typhoon.hexgrid import bit_list
+
+_tuple_new = tuple.__new__
+
+
+def usable_rail(s: State) -> int:
+    """Rail that carries Soviet rail movement: normal rail (§20.10, [Q42])."""
+    return s.rail_normal & ~s.rail_cut
+
+
+def _enemy_near(s: State) -> int:
+    """Hexes occupied by or adjacent to a German unit (§20.9). Flipped units count as absent."""
+    c = s._cache
+    got = c.get("rail_near")
+    if got is None:
+        occ = 0
+        for h, us in s.stacks.items():
+            if s.rules.units[us[0]].side == GERMAN and any(not (s.flipped >> u) & 1 for u in us):
+                occ |= 1 << h
+        got = c["rail_near"] = occ | s.rules.grid.expand(occ)
+    return int(got)
+
+
+def relocation_hexes(s: State) -> list[int]:
+    """Normal rail hexes free of German units with room to stack ([Q45])."""
+    m = usable_rail(s) & ~s.occ[GERMAN]
+    out = []
+    while m:
+        low = m & -m
+        h = low.bit_length() - 1
+        m ^= low
+        if len(s.stacks.get(h, ())) < STACK_LIMIT:
+            out.append(h)
+    return out
+
+
+def entrain_cost(s: State, u: int) -> int:
+    from typhoon.games.tmc.movement_phase import allowance
+
+    return allowance(s, u) // 2
+
+
+def detrain_cost(s: State, u: int) -> int:
+    """A quarter of the MA this phase, rounded up to whole MP (§20.5)."""
+    from typhoon.games.tmc.movement_phase import allowance
+
+    quarter_ticks = allowance(s, u)  # ticks; a quarter of it, rounded up to a multiple of TICKS
+    return -(-quarter_ticks // (4 * TICKS)) * TICKS
+
+
+def rail_cost(s: State, hexes: int) -> int:
+    if s.rules.flag("rail_partial_mp"):
+        return hexes * RAIL_TICKS_PER_HEX
+    return -(-hexes // 30) * TICKS
+
+
+def keep_facts(s: State, old: dict[str, Any], movers: tuple[int, ...]) -> None:
+    from typhoon.games.tmc.movement_phase import keep_facts as keep
+
+    keep(s, old, movers)
+
+
+def _remaining(s: State, u: int) -> int:
+    from typhoon.games.tmc.movement_phase import remaining
+
+    return remaining(s, u)
+
+
+def _can_act(s: State, u: int) -> bool:
+    rules = s.rules
+    return (
+        rules.units[u].side == SOVIET
+        and s.loc[u] >= 0
+        and s.step == MOVE
+        and s.side == SOVIET
+        and not (s.overran >> u) & 1
+        and u not in s.disrupted
+    )
+
+
+def may_entrain(s: State, u: int) -> bool:
+    h = s.loc[u]
+    return (
+        _can_act(s, u)
+        and not (s.entrained >> u) & 1
+        and s.entrainings < ENTRAIN_LIMIT
+        and bool((usable_rail(s) >> h) & 1)
+        and not (_enemy_near(s) >> h) & 1
+        and _remaining(s, u) >= entrain_cost(s, u)
+    )
+
+
+def may_detrain(s: State, u: int) -> bool:
+    h = s.loc[u]
+    return (
+        _can_act(s, u)
+        and bool((s.entrained >> u) & 1)
+        and not (_enemy_near(s) >> h) & 1
+        and _remaining(s, u) >= detrain_cost(s, u)
+    )
+
+
+class _RailReach:
+    """One entrained unit's rail destinations (hex -> rail hexes travelled) and its actions."""
+
+    __slots__ = ("dist", "moves", "dsts", "filtered")
+
+    def __init__(self, dist: dict[int, int], moves: list[Action], dsts: list[int]):
+        self.dist = dist
+        self.moves = moves
+        self.dsts = dsts
+        self.filtered: dict[int, list[Action]] = {0: moves}
+
+    def without(self, bad: int) -> list[Action]:
+        got = self.filtered.get(bad)
+        if got is None:
+            got = self.filtered[bad] = [m for m, d in zip(self.moves, self.dsts) if not (bad >> d) & 1]
+        return got
+
+
+def _reach(s: State, u: int) -> _RailReach:
+    cache: dict[tuple[int, int, int], _RailReach] = s._cache.setdefault("rail", {})
+    start = s.loc[u]
+    key = (u, start, s.spent.get(u, 0))
+    got = cache.get(key)
+    if got is not None:
+        return got
+    dist: dict[int, int] = {}
+    if (s.entrained >> u) & 1 and _can_act(s, u):
+        ok = usable_rail(s) & ~_enemy_near(s)
+        if (ok >> start) & 1:
+            budget = _remaining(s, u)
+            links = s.rules.map.rail_neighbours
+            okset = set(bit_list(ok))
+            dist = {start: 0}
+            frontier = [start]
+            d = 0
+            while frontier:
+                d += 1
+                if rail_cost(s, d) > budget:
+                    break
+                nxt = []
+                for h in frontier:
+                    for n in links[h]:
+                        if n not in dist and n in okset:
+                            dist[n] = d
+                            nxt.append(n)
+                frontier = nxt
+            del dist[start]
+    ids = s.rules.grid.ids
+    uid = s.rules.units[u].id
+    src = ids[start]
+    dsts = sorted(dist)
+    moves: list[Action] = [_tuple_new(RailMove, (uid, src, ids[h], "railmove")) for h in dsts]
+    got = cache[key] = _RailReach(dist, moves, dsts)
+    return got
+
+
+def rail_reach(s: State, u: int) -> dict[int, int]:
+    """Hexes an entrained unit can rail-move to: hex -> rail hexes travelled (BFS along links)."""
+    return dict(_reach(s, u).dist)
+
+
+def legal(s: State, full: int) -> list[Action]:
+    rules = s.rules
+    out: list[Action] = []
+    for u in rules.side_units[SOVIET]:
+        if s.loc[u] < 0:
+            continue
+        if (s.entrained >> u) & 1:
+            out.extend(_reach(s, u).without(full))
+            if may_detrain(s, u):
+                out.append(Detrain(rules.units[u].id))
+        elif may_entrain(s, u):
+            out.append(Entrain(rules.units[u].id))
+    out.extend(_legal_arrivals(s, full))
+    return out
+
+
+def arrival_hexes(s: State, full: int) -> list[int]:
+    """§22.3: east-edge rail entry hexes not German-occupied, not in German ZOC, with room."""
+    bad = s.occ[GERMAN] | s.zoc(GERMAN) | full
+    return [h for h in s.rules.soviet_entry if not (bad >> h) & 1]
+
+
+def _legal_arrivals(s: State, full: int) -> list[Action]:
+    from typhoon.games.tmc.flow import due_reinforcements
+
+    if s.step != MOVE or s.side != SOVIET or s.entrainings >= ENTRAIN_LIMIT:
+        return []
+    hexes = arrival_hexes(s, full)
+    if not hexes:
+        return []
+    ids = s.rules.grid.ids
+    out: list[Action] = []
+    for u in due_reinforcements(s, SOVIET):
+        uid = s.rules.units[u].id
+        out.extend(Arrive(uid, ids[h]) for h in hexes)
+    return out
+
+
+def apply(s: State, a: Action, events: list[Event]) -> None:
+    rules = s.rules
+    u = rules.unit_index.get(getattr(a, "unit", ""), -1)
+    if u < 0:
+        raise IllegalActionError(f"there is no unit {getattr(a, 'unit', '?')}")
+    name = rules.units[u].name
+    if isinstance(a, Entrain):
+        if not may_entrain(s, u):
+            raise IllegalActionError(f"{a.unit} cannot entrain now")
+        s.spent[u] = s.spent.get(u, 0) + entrain_cost(s, u)
+        s.entrained |= 1 << u
+        s.entrainings += 1
+        _drop(s, u)
+        events.append(
+            Event("entrain", f"{name} entrains ({s.entrainings}/{ENTRAIN_LIMIT}).", {"unit": a.unit})
+        )
+    elif isinstance(a, Detrain):
+        if not may_detrain(s, u):
+            raise IllegalActionError(f"{a.unit} cannot detrain now")
+        s.spent[u] = s.spent.get(u, 0) + detrain_cost(s, u)
+        s.entrained &= ~(1 << u)
+        _drop(s, u)
+        events.append(Event("detrain", f"{name} detrains.", {"unit": a.unit}))
+    elif isinstance(a, RailMove):
+        dst = rules.grid.index.get(a.dst, -1)
+        r = _reach(s, u).dist
+        if rules.grid.ids[s.loc[u]] != a.src or dst not in r:
+            raise IllegalActionError(f"{a.unit} cannot rail-move to {a.dst}")
+        if len(s.stacks.get(dst, ())) >= STACK_LIMIT:
+            raise IllegalActionError(f"{a.dst} already holds {STACK_LIMIT} units")
+        s.spent[u] = s.spent.get(u, 0) + rail_cost(s, r[dst])
+        src = a.src
+        old = s._cache
+        s.relocate(u, dst)  # normal rail is Soviet rail: entering it changes nothing (§16, [Q40])
+        keep_facts(s, old, (u,))
+        events.append(
+            Event("railmove", f"{name} moves by rail {src} to {a.dst} ({r[dst]} hexes).", {"unit": a.unit})
+        )
+    elif isinstance(a, Arrive):
+        from typhoon.games.tmc.flow import due_reinforcements
+
+        h = rules.grid.index.get(a.hex, -1)
+        from typhoon.games.tmc.movement_phase import full_hexes
+
+        if (
+            u not in due_reinforcements(s, SOVIET)
+            or s.entrainings >= ENTRAIN_LIMIT
+            or h not in arrival_hexes(s, full_hexes(s))
+            or s.step != MOVE
+        ):
+            raise IllegalActionError(f"{a.unit} cannot arrive at {a.hex} now")
+        old = s._cache
+        s.put(u, h)
+        keep_facts(s, old, (u,))
+        s.arrived |= 1 << u
+        s.entrained |= 1 << u
+        if not s.supplied_hex(SOVIET, h):
+            s.oos |= 1 << u  # judged by its entry hex (§11)
+        s.entrainings += 1
+        events.append(
+            Event(
+                "arrive",
+                f"{name} arrives entrained at {a.hex} ({s.entrainings}/{ENTRAIN_LIMIT}).",
+                {"unit": a.unit},
+            )
+        )
+    else:
+        raise IllegalActionError(f"{type(a).__name__} is not a rail action")
+
+
+def _drop(s: State, u: int) -> None:
+    """This unit's cached reaches are stale (its MP or entrained state changed); its cached
+    rail reach is keyed by its MP spent, so that needs nothing."""
+    keep_facts(s, s._cache, (u,))
