@@ -231,7 +231,8 @@ def test_ae_eliminates_and_panzer_becomes_kg() -> None:
 
 def test_ar_attackers_retreat_routed_by_defender() -> None:
     """§7 Ar, §12.1: the defending player chooses; §12.3: not into EZOC unless a friendly
-    unit is there (0403 is open to PZ1 while I3 stands in it)."""
+    unit is there (0403 is open to PZ1 while I3 stands in it); [Q29]: no direction is imposed
+    (0403, still next to R1, is offered beside hexes farther away)."""
     s = world({"PZ1": "0404", "I3": "0403"}, {"R1": "0504"})
     s, _ = declare(s, ("0504", ("PZ1", "I3")))
     s, _ = run(s, Odds("4-1"), Ignore(False))

@@ -217,13 +217,19 @@ def supply_now(s: State) -> tuple[int, int]:
 
 
 def strengths(s: State, attackers: tuple[int, ...], defenders: tuple[int, ...]) -> tuple[Fraction, Fraction]:
-    """Total attack and defence strength with every halving (§5.2, §11.3, §18, §20.8)."""
+    """Total attack and defence strength with every halving (§5.2, §11.3, §18, §20.8). A [#]
+    attacker adds its CF only while it is still stacked with a unit of ordinary CF when the
+    attack is resolved (§13.2): an earlier combat of the phase may have taken its stackmate."""
     sup = supply_now(s)
     cond = conditions(s)
     opts = options(s)
     att = Fraction(0)
     for u in attackers:
         p = piece(s, u)
+        if s.rules.units[u].bracket and not bracket_usable(
+            [piece(s, x) for x in s.stacks.get(s.loc[u], ()) if x != u], opts
+        ):
+            continue
         att += attack_strength(p, bool((sup[p.side] >> s.loc[u]) & 1), cond, opts)
     dfn = Fraction(0)
     for u in defenders:

@@ -405,9 +405,10 @@ def _may_end(s: State) -> bool:
 
 def _entry_hexes(s: State, u: int, full: int) -> list[int]:
     """§22.2: west-edge entry hexes a German reinforcement may enter: not enemy-occupied, not in
-    an enemy ZOC, room to stack; mud: entering is its one hex."""
+    an enemy ZOC, room to stack; mud: entering is its one hex. A lone Soviet [#] unit's hex may
+    be entered, removing it (§13.2, [Q32])."""
     f = facts(s)
-    bad = f["block"] | f["lone"] | f["noend"] | f["ezoc"] | full | s.occ[SOVIET]
+    bad = f["block"] | f["noend"] | f["ezoc"] | full | (s.occ[SOVIET] & ~f["lone"])
     m = s.rules.german_entry & ~bad
     out = []
     while m:

@@ -13,8 +13,8 @@
   unit (§20.9; [Q58]: so a rail move never enters such a hex).
 - Entrained units may not attack or move normally ([Q56]); they defend at half (combat).
 - ``Arrive``: a Soviet reinforcement due this turn or delayed from earlier ([Q60]) is placed
-  entrained on an east-edge rail hex not in German ZOC, counting toward the 9 (§22.3, [Q57]:
-  it pays no entraining cost).
+  entrained on an east-edge rail hex of usable rail, not in German ZOC and not next to a German
+  unit (§20.9), counting toward the 9 (§22.3, [Q57]: it pays no entraining cost).
 - Relocation (§17, [Q45]): at the start of the Soviet movement phase a Soviet EB unit may be
   put on any normal rail hex free of German units with room to stack.
 """
@@ -208,9 +208,12 @@ def legal(s: State, full: int) -> list[Action]:
 
 
 def arrival_hexes(s: State, full: int) -> list[int]:
-    """§22.3: east-edge rail entry hexes not German-occupied, not in German ZOC, with room."""
-    bad = s.occ[GERMAN] | s.zoc(GERMAN) | full
-    return [h for h in s.rules.soviet_entry if not (bad >> h) & 1]
+    """§22.3: east-edge rail entry hexes not in German ZOC, with room. The units come by train,
+    so the hex must carry rail movement (normal, uncut rail: §16.1.5, §20.10) and have no German
+    unit in or next to it (§20.9, [Q58]: German EB units have no ZOC but still bar it)."""
+    bad = _enemy_near(s) | s.zoc(GERMAN) | full
+    ok = usable_rail(s)
+    return [h for h in s.rules.soviet_entry if (ok >> h) & 1 and not (bad >> h) & 1]
 
 
 def _legal_arrivals(s: State, full: int) -> list[Action]:
