@@ -51,6 +51,49 @@ def pettingzoo_steps(
     return _random_play(env, seconds, seed)
 
 
+def _random_steps(env: Any, seconds: float, seed: int) -> tuple[int, float, int]:
+    """Random masked play for about ``seconds``, stopping mid-game: (steps, seconds, games)."""
+    rng = random.Random(seed)
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        env.reset(seed=seed + games)
+        for _agent in env.agent_iter():
+            obs, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].view(np.bool_).nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+            if time.perf_counter() - t0 >= seconds:
+                return steps, time.perf_counter() - t0, games
+        games += 1
+    return steps, time.perf_counter() - t0, games
+
+
+def tmc_pettingzoo_steps(
+    seconds: float, scenario: str = "1", seed: int = 0, raw: bool = False
+) -> tuple[int, float, int]:
+    """The Moscow Campaign: (steps, elapsed seconds, games finished) of random masked play."""
+    from typhoon.env import tmc_v0
+
+    env = tmc_v0.raw_env(scenario=scenario) if raw else tmc_v0.env(scenario=scenario)
+    return _random_steps(env, seconds, seed)
+
+
+def tmc_figures(seconds: float) -> Figures:
+    """TMC environment speed (after a short warm-up that builds the scenario's tables)."""
+    tmc_pettingzoo_steps(min(1.0, seconds / 4), seed=10_000)
+    steps, dt, _ = tmc_pettingzoo_steps(seconds)
+    raw_steps, raw_dt, _ = tmc_pettingzoo_steps(seconds, raw=True)
+    return [
+        ("tmc_env_steps_per_s", round(steps / dt)),
+        ("tmc_env_raw_steps_per_s", round(raw_steps / raw_dt)),
+        ("tmc_env_us_per_step", round(dt / steps * 1e6, 1)),
+    ]
+
+
 def step_parts(seconds: float, edition: str = "gdw1986", seed: int = 20_000) -> dict[str, float]:
     """Mean microseconds per PettingZoo step (through ``bfm_v0.env()``, random masked play)
     spent in the engine (applying the action and the dice, which computes the next legal
@@ -109,7 +152,8 @@ def bench_figures(quick: bool = False) -> Figures:
         ("env_us_mask_per_step", round(parts["mask"], 1)),
         ("env_us_observation_per_step", round(parts["observation"], 1)),
         ("env_us_api_wrappers_sampling_per_step", round(parts["rest"], 1)),
+        *tmc_figures(seconds / 2),
     ]
 
 
-__all__ = ["bench_figures", "pettingzoo_steps", "step_parts"]
+__all__ = ["bench_figures", "pettingzoo_steps", "step_parts", "tmc_figures", "tmc_pettingzoo_steps"]

@@ -6,7 +6,9 @@
     obs, info = env.reset(seed=1)
     mask = env.unwrapped.action_masks()        # bool, one per action code
 
-or build :class:`BfmGymEnv` directly. The opponent is any level that
+or build :class:`BfmGymEnv` directly. The Moscow Campaign: :class:`TmcGymEnv`
+(``gym.make("typhoon/MoscowCampaign-v0", side="soviet", scenario="1")``), with the action space
+and observation of :mod:`typhoon.env.tmc_actions` and :mod:`typhoon.env.tmc_observation`. The opponent is any level that
 :func:`typhoon.players.make_player` knows ("random", "heuristic", ...); it is seeded from the
 ``reset`` seed, as are the dice, so an episode is reproducible. Observations are the tensor
 of :mod:`typhoon.env.observation`; actions are codes of :mod:`typhoon.env.actions`;
@@ -64,10 +66,30 @@ class BfmGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         self.illegal_action = illegal_action
         self.mask_in_info = mask_in_info
         self.render_mode = render_mode
-        self.match = Match(edition, options)
-        self.observation_space = spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self._over_mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        self.match: Any = self._make_match(edition, options)
+        self.observation_space = spaces.Box(0.0, 1.0, self._obs_shape(), dtype=np.float32)
+        n = self._num_actions()
+        self.action_space = spaces.Discrete(n)
+        self._over_mask = np.zeros(n, dtype=bool)
+
+    # -- the game (TmcGymEnv overrides these) ----------------------------------------------------
+
+    def _make_match(self, edition: str, options: Mapping[str, str] | None) -> Any:
+        return Match(edition, options)
+
+    def _obs_shape(self) -> tuple[int, ...]:
+        return OBS_SHAPE
+
+    def _num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def _legal(self, state: Any) -> list[Any]:
+        return list(legal_actions(state))
+
+    def _render_text(self) -> str:
+        from typhoon.games.bfm.notation import position_to_text
+
+        return position_to_text(self.match.state)
 
     # -- gymnasium API ------------------------------------------------------------------------
 
@@ -96,7 +118,7 @@ class BfmGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
                 info = self._info()
                 info["illegal_action"] = True
                 return m.observe(self.side), -1.0, True, False, info
-            legal = legal_actions(m.state)
+            legal = self._legal(m.state)
             played = legal[int(self.np_random.integers(len(legal)))]
         m.play_action(played)
         self._opponent_turns()
@@ -110,9 +132,7 @@ class BfmGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
     def render(self) -> str | None:  # type: ignore[override]
         if self.render_mode is None:
             return None
-        from typhoon.games.bfm.notation import position_to_text
-
-        return position_to_text(self.match.state)
+        return self._render_text()
 
     # -- masks and helpers --------------------------------------------------------------------
 
@@ -129,7 +149,7 @@ class BfmGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         m = self.match
         while not m.over and m.to_act != self.side:
             s = m.state
-            m.play_action(self.opponent.choose(s, legal_actions(s)))
+            m.play_action(self.opponent.choose(s, self._legal(s)))
 
     def _info(self) -> dict[str, Any]:
         m = self.match
@@ -141,12 +161,63 @@ class BfmGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         return info
 
 
+class TmcGymEnv(BfmGymEnv):
+    """The Moscow Campaign against a bundled player: ``scenario`` "1".."24" (default "1");
+    observations and actions of :mod:`typhoon.env.tmc_observation` and
+    :mod:`typhoon.env.tmc_actions`; ``reward`` "win" or "level" (see :mod:`typhoon.env.tmc_v0`).
+    Registered as ``typhoon/MoscowCampaign-v0``. The opponent is any player level that accepts
+    TMC states ("random" always does)."""
+
+    def __init__(
+        self,
+        side: str = "german",
+        opponent: str = "random",
+        scenario: str = "1",
+        options: Mapping[str, str] | None = None,
+        illegal_action: str = "random",
+        mask_in_info: bool = False,
+        render_mode: str | None = None,
+        reward: str = "win",
+    ):
+        self._reward_scheme = reward
+        super().__init__(side, opponent, str(scenario), options, illegal_action, mask_in_info, render_mode)
+
+    def _make_match(self, edition: str, options: Mapping[str, str] | None) -> Any:
+        from typhoon.env.tmc_v0 import TmcMatch
+
+        return TmcMatch(edition, options, reward=self._reward_scheme)
+
+    def _obs_shape(self) -> tuple[int, ...]:
+        from typhoon.env.tmc_observation import OBS_SHAPE as TMC_OBS_SHAPE
+
+        return TMC_OBS_SHAPE
+
+    def _num_actions(self) -> int:
+        return int(self.match.num_actions)
+
+    def _legal(self, state: Any) -> list[Any]:
+        from typhoon.games.tmc.engine import legal_actions as tmc_legal_actions
+
+        return list(tmc_legal_actions(state))
+
+    def _render_text(self) -> str:
+        from typhoon.games.tmc.notation import position_to_text
+
+        return position_to_text(self.match.state)
+
+
+TMC_ENV_ID = "typhoon/MoscowCampaign-v0"
+
+
 def register() -> None:
-    """Register :data:`ENV_ID` with gymnasium (done on import; safe to call again)."""
+    """Register :data:`ENV_ID` and :data:`TMC_ENV_ID` with gymnasium (done on import; safe to
+    call again)."""
     if ENV_ID not in gym.registry:
         gym.register(id=ENV_ID, entry_point="typhoon.env.gym_env:BfmGymEnv")
+    if TMC_ENV_ID not in gym.registry:
+        gym.register(id=TMC_ENV_ID, entry_point="typhoon.env.gym_env:TmcGymEnv")
 
 
 register()
 
-__all__ = ["ENV_ID", "BfmGymEnv", "register"]
+__all__ = ["ENV_ID", "TMC_ENV_ID", "BfmGymEnv", "TmcGymEnv", "register"]

@@ -12,6 +12,10 @@ Player 0 is the German player, 1 the Soviet player. Actions are the codes of
 Observation tensors are the planes of :mod:`typhoon.env.observation`. Parameters:
 ``edition`` (gdw1986, vpg2009) and ``options`` (engine options as ``name:value`` pairs
 joined by ``;``, e.g. ``soviet_replacements:4;crt_4to1_die3:EX``).
+
+The Moscow Campaign is ``python_typhoon_tmc`` (:class:`TmcGame`): parameters ``scenario``
+("1".."24"), ``options``, ``reward`` ("win" or "level", see :mod:`typhoon.env.tmc_v0`) and
+``max_moves`` (> 0: the game ends with returns 0, 0 after that many actions, chance included).
 """
 
 from __future__ import annotations
@@ -80,7 +84,7 @@ class _Ref:
 
     __slots__ = ("state", "codec", "obs_codec", "_codes")
 
-    def __init__(self, state: State, codec: ActionCodec, obs_codec: ObservationCodec):
+    def __init__(self, state: Any, codec: Any, obs_codec: Any):
         self.state = state
         self.codec = codec
         self.obs_codec = obs_codec
@@ -198,12 +202,212 @@ class BfmObserver:
         return f"p{player} " + position_to_text(state.engine_state)
 
 
+# -- The Moscow Campaign ------------------------------------------------------------------------
+
+TMC_GAME_NAME = "python_typhoon_tmc"
+
+_TMC_GAME_TYPE = pyspiel.GameType(
+    short_name=TMC_GAME_NAME,
+    long_name="Typhoon: The Moscow Campaign",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"scenario": 1, "options": "", "reward": "win", "max_moves": 0},
+)
+
+
+def tmc_max_game_length(rules: Any) -> int:
+    """A loose upper bound on the actions (chance included) of a TMC game: set-up one per
+    unit; per game turn and unit, at most 300 legs in each of three movement phases (a rail
+    leg may cost as little as 1/30 MP of a 10-MP allowance), entraining, detraining, a few
+    overrun and combat decisions, and 12 die rolls."""
+    turns = rules.last_turn - rules.first_turn + 1
+    n = len(rules.units)
+    return 2 + n + turns * n * (3 * 300 + 40)
+
+
+class TmcGame(pyspiel.Game):  # type: ignore[misc]
+    """``python_typhoon_tmc(scenario=1,options=...,reward=win|level,max_moves=0)``.
+    ``max_moves`` > 0 ends the game (returns 0, 0) after that many actions, chance included:
+    for tests and short rollouts."""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        from typhoon.env.tmc_actions import tmc_codec_for
+        from typhoon.env.tmc_observation import OBS_SHAPE as TMC_OBS_SHAPE
+        from typhoon.env.tmc_observation import tmc_obs_codec_for
+        from typhoon.env.tmc_v0 import REWARD_SCHEMES
+        from typhoon.games.tmc.rules import load_rules as tmc_load_rules
+
+        params = dict(params or {})
+        scenario = str(params.get("scenario", 1))
+        options = _parse_options(str(params.get("options", "")))
+        self.reward = str(params.get("reward", "win"))
+        if self.reward not in REWARD_SCHEMES:
+            raise ValueError(f"reward must be one of {REWARD_SCHEMES}")
+        self.max_moves = int(params.get("max_moves", 0))
+        self.rules = tmc_load_rules(scenario, options)
+        self.codec = tmc_codec_for(self.rules)
+        self.obs_codec = tmc_obs_codec_for(self.rules)
+        self.obs_shape = TMC_OBS_SHAPE
+        length = tmc_max_game_length(self.rules)
+        if self.max_moves > 0:
+            length = min(length, self.max_moves)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.codec.size,
+            max_chance_outcomes=6,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=length,
+        )
+        super().__init__(
+            _TMC_GAME_TYPE,
+            info,
+            {
+                "scenario": int(scenario),
+                "options": str(params.get("options", "")),
+                "reward": self.reward,
+                "max_moves": self.max_moves,
+            },
+        )
+
+    def new_initial_state(self) -> TmcState:
+        return TmcState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return TmcObserver(self, params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+class TmcState(pyspiel.State):  # type: ignore[misc]
+    def __init__(self, game: TmcGame):
+        from typhoon.games.tmc.engine import new_game as tmc_new_game
+
+        super().__init__(game)
+        self._ref = _Ref(tmc_new_game(rules=game.rules), game.codec, game.obs_codec)
+        self._reward = game.reward
+        self._max_moves = game.max_moves
+        self._moves = 0
+
+    @property
+    def engine_state(self) -> Any:
+        return self._ref.state
+
+    def _cut(self) -> bool:
+        return 0 < self._max_moves <= self._moves
+
+    def current_player(self) -> int:
+        s = self._ref.state
+        if s.result is not None or self._cut():
+            return int(pyspiel.PlayerId.TERMINAL)
+        p = s.current_player()
+        if p == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(p)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        s = self._ref.state
+        if s.result is not None or self._cut() or player != s.current_player():
+            return []
+        return sorted(self._ref.codes().tolist())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(d, 1.0 / 6.0) for d in range(6)]
+
+    def _apply_action(self, action: int) -> None:
+        from typhoon.games.tmc.actions import ROLLS as TMC_ROLLS
+        from typhoon.games.tmc.engine import apply_unchecked as tmc_apply
+
+        ref = self._ref
+        s = ref.state
+        a = TMC_ROLLS[int(action)] if s.is_chance else ref.codec.legal_action(s, action, ref.codes())
+        self._ref = _Ref(tmc_apply(s, a), ref.codec, ref.obs_codec)
+        self._moves += 1
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        s = self._ref.state
+        if player == int(pyspiel.PlayerId.CHANCE) or s.is_chance:
+            return f"roll {int(action) + 1}"
+        try:
+            return str(self._ref.codec.text(s, int(action)))
+        except EncodingError:
+            return f"action {int(action)}"
+
+    def is_terminal(self) -> bool:
+        return self._ref.state.result is not None or self._cut()
+
+    def returns(self) -> list[float]:
+        from typhoon.env.tmc_v0 import LEVEL_SCORE
+
+        s = self._ref.state
+        if s.result is None:
+            return [0.0, 0.0]
+        if self._reward == "level" and s.level in LEVEL_SCORE:
+            g = LEVEL_SCORE[s.level]
+            return [g, -g]
+        return list(RESULT_SCORE[s.result])
+
+    def legal_engine_actions(self) -> list[Any]:
+        from typhoon.games.tmc.engine import legal_actions as tmc_legal_actions
+
+        return list(tmc_legal_actions(self._ref.state))
+
+    def __str__(self) -> str:
+        from typhoon.games.tmc.notation import position_to_text as tmc_position_to_text
+
+        return str(tmc_position_to_text(self._ref.state))
+
+
+class TmcObserver:
+    """Observer: the planes of :mod:`typhoon.env.tmc_observation` and the position text."""
+
+    def __init__(self, game: TmcGame, params: Any):
+        if params:
+            raise ValueError(f"observation parameters not supported: {params}")
+        self._codec = game.obs_codec
+        shape = game.obs_shape
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: TmcState, player: int) -> None:
+        self.tensor[:] = self._codec.observe(state.engine_state, player).reshape(-1)
+
+    def string_from(self, state: TmcState, player: int) -> str:
+        from typhoon.games.tmc.notation import position_to_text as tmc_position_to_text
+
+        return f"p{player} " + tmc_position_to_text(state.engine_state)
+
+
 def register() -> None:
-    """Register the game with pyspiel (done on import; safe to call again)."""
+    """Register the games with pyspiel (done on import; safe to call again)."""
     if GAME_NAME not in pyspiel.registered_names():
         pyspiel.register_game(_GAME_TYPE, BfmGame)
+    if TMC_GAME_NAME not in pyspiel.registered_names():
+        pyspiel.register_game(_TMC_GAME_TYPE, TmcGame)
 
 
 register()
 
-__all__ = ["GAME_NAME", "MAX_GAME_LENGTH", "BfmGame", "BfmObserver", "BfmState", "register"]
+__all__ = [
+    "GAME_NAME",
+    "MAX_GAME_LENGTH",
+    "TMC_GAME_NAME",
+    "BfmGame",
+    "BfmObserver",
+    "BfmState",
+    "TmcGame",
+    "TmcObserver",
+    "TmcState",
+    "register",
+    "tmc_max_game_length",
+]
