@@ -1,4 +1,8 @@
 import os
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,6 +16,22 @@ def started() -> Game:
     g.play_text("setup standard")
     g.play_text("setup standard")
     return g
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[Any]:
+    """A Starlette TestClient on a fresh web app storing its games under ``tmp_path`` (no network)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+        from typhoon.web.app import create_app
+
+        app = create_app(tmp_path / "data")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        with TestClient(app) as c:
+            yield c
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

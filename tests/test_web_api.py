@@ -8,7 +8,6 @@ import json
 import sqlite3
 import time
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,35 +23,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from typhoon.web.app import create_app
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        app = create_app(tmp_path / "data")
-        with TestClient(app) as c:
-            yield c
-
-
-def new_game(c: TestClient, **body: Any) -> dict[str, Any]:
-    r = c.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    return dict(r.json())
-
-
-def view(c: TestClient, gid: str, token: str | None = None, **params: Any) -> dict[str, Any]:
-    headers = {"X-Typhoon-Token": token} if token else {}
-    r = c.get(f"/api/games/{gid}", headers=headers, params=params)
-    assert r.status_code == 200, r.text
-    return dict(r.json())
-
-
-def act(c: TestClient, gid: str, token: str | None, *texts: str, seen: int | None = None) -> Any:
-    if seen is None:
-        seen = view(c, gid)["version"]
-    headers = {"X-Typhoon-Token": token} if token else {}
-    return c.post(f"/api/games/{gid}/actions", json={"actions": list(texts), "seen": seen}, headers=headers)
+from webapi import act, new_game, view
 
 
 def wait_for(pred: Any, timeout: float = 10.0) -> Any:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from typhoon.errors import DataError
 from typhoon.hexgrid import HexGrid
-from typhoon.mapdata import load_json_object, parse_hex, parse_hexes, parse_pairs, side_masks
+from typhoon.mapdata import MapBase, parse_hex, parse_hexes, parse_pairs, side_masks
 
 SIDES = ("german", "soviet")
 
@@ -25,25 +24,8 @@ class City:
     initial_control: str
 
 
-class HexMap:
+class HexMap(MapBase):
     """One edition's map. Build with :meth:`load` or :meth:`from_dict`."""
-
-    def __init__(self, data: Mapping[str, Any], *, origin: str = "<data>"):
-        self.origin = origin
-        try:
-            self._build(data)
-        except DataError as exc:
-            raise DataError(f"{origin}: {exc}") from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise DataError(f"{origin}: malformed map data ({type(exc).__name__}: {exc})") from None
-
-    @classmethod
-    def load(cls, path: str | Path) -> HexMap:
-        return cls(load_json_object(path), origin=Path(path).name)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> HexMap:
-        return cls(data)
 
     # -- construction and validation -------------------------------------------------------
 
@@ -145,23 +127,8 @@ class HexMap:
 
     # -- queries ---------------------------------------------------------------------------
 
-    def idx(self, hid: str) -> int:
-        return self.grid.idx(hid)
-
-    def hid(self, index: int) -> str:
-        return self.grid.ids[index]
-
-    def is_forest(self, h: int) -> bool:
-        return (self.forest_mask >> h) & 1 == 1
-
     def is_fortification(self, h: int) -> bool:
         return (self.fortification_mask >> h) & 1 == 1
-
-    def is_moscow(self, h: int) -> bool:
-        return (self.moscow_mask >> h) & 1 == 1
-
-    def is_rail(self, h: int) -> bool:
-        return (self.rail_mask >> h) & 1 == 1
 
     def river_between(self, a: int, b: int) -> bool:
         return (self.river_mask[a] >> b) & 1 == 1
@@ -181,22 +148,3 @@ class HexMap:
         if self.is_rail(h):
             parts.append("rail")
         return ", ".join(parts)
-
-    def rail_components(self) -> list[set[int]]:
-        """Connected pieces of the rail network (as sets of hex indices)."""
-        seen: set[int] = set()
-        comps: list[set[int]] = []
-        for start in range(self.grid.size):
-            if start in seen or not self.rail_neighbours[start]:
-                continue
-            comp = {start}
-            todo = [start]
-            while todo:
-                h = todo.pop()
-                for n in self.rail_neighbours[h]:
-                    if n not in comp:
-                        comp.add(n)
-                        todo.append(n)
-            seen |= comp
-            comps.append(comp)
-        return comps

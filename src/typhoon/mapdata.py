@@ -2,16 +2,18 @@
 
 Each helper turns one field of a JSON map file into hex indices on a grid, raising DataError
 with the field's name and the offending value, so every map format reports errors alike.
+:class:`MapBase` is the frame both map classes build on.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from typhoon.errors import DataError
-from typhoon.hexgrid import HexGrid, parse_hex_id
+from typhoon.hexgrid import HexGrid, bits, parse_hex_id
 
 
 def load_json_object(path: str | Path) -> dict[str, Any]:
@@ -97,3 +99,72 @@ def side_masks(grid: HexGrid, pairs: Any) -> tuple[int, ...]:
         m[a] |= 1 << b
         m[b] |= 1 << a
     return tuple(m)
+
+
+class MapBase:
+    """What both games' map classes share: construction from one JSON object (any malformation
+    a DataError naming the file) and the queries on the layers every map has. A subclass
+    builds ``grid``, ``forest_mask``, ``moscow_mask``, ``rail_mask`` and ``rail_neighbours``
+    in ``_build``."""
+
+    # Errors of a malformed file that ``_build`` lets through (reported as DataError).
+    MALFORMED: tuple[type[Exception], ...] = (KeyError, TypeError, ValueError)
+
+    grid: HexGrid
+    forest_mask: int
+    moscow_mask: int
+    rail_mask: int
+    rail_neighbours: tuple[tuple[int, ...], ...]
+
+    def __init__(self, data: Mapping[str, Any], *, origin: str = "<data>"):
+        self.origin = origin
+        try:
+            self._build(data)
+        except DataError as exc:
+            raise DataError(f"{origin}: {exc}") from None
+        except self.MALFORMED as exc:
+            raise DataError(f"{origin}: malformed map data ({type(exc).__name__}: {exc})") from None
+
+    def _build(self, data: Mapping[str, Any]) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def load(cls, path: str | Path) -> Self:
+        return cls(load_json_object(path), origin=Path(path).name)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        return cls(data)
+
+    def idx(self, hid: str) -> int:
+        return self.grid.idx(hid)
+
+    def hid(self, index: int) -> str:
+        return self.grid.ids[index]
+
+    def is_forest(self, h: int) -> bool:
+        return (self.forest_mask >> h) & 1 == 1
+
+    def is_moscow(self, h: int) -> bool:
+        return (self.moscow_mask >> h) & 1 == 1
+
+    def is_rail(self, h: int) -> bool:
+        return (self.rail_mask >> h) & 1 == 1
+
+    def rail_components(self) -> list[set[int]]:
+        """Connected pieces of the rail network (as sets of hex indices), by lowest hex."""
+        seen: set[int] = set()
+        comps: list[set[int]] = []
+        for start in bits(self.rail_mask):
+            if start in seen:
+                continue
+            comp = {start}
+            todo = [start]
+            while todo:
+                for n in self.rail_neighbours[todo.pop()]:
+                    if n not in comp:
+                        comp.add(n)
+                        todo.append(n)
+            seen |= comp
+            comps.append(comp)
+        return comps

@@ -215,3 +215,16 @@ def within(rules: Rules, hid: str, lo: int, hi: int) -> set[str]:
     g = rules.grid
     h = g.index[hid]
     return {g.ids[x] for x in g.hexes if lo <= g.distance(h, x) <= hi}
+
+
+# The rail line along row 05 of the default map, German-repaired west of the start line.
+RAIL_ROW_05 = tuple(f"{c:02d}05" for c in range(1, 13))
+REPAIRED_WEST = ("0105", "0205", "0305", "0405", "0505")
+
+
+def line_units(side: str, col: int, prefix: str) -> list[dict[str, Any]]:
+    """A unit every third row of a column: their ZOC covers the whole column (rows 1-10)."""
+    return [
+        unit(f"{prefix}{r}", side, 2, 5 if side == "german" else 4, f"{col:02d}{r:02d}")
+        for r in (2, 5, 8, 10)
+    ]

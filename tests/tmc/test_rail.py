@@ -10,9 +10,9 @@ from typhoon.games.tmc.actions import END, Arrive, Detrain, Entrain, Move, RailM
 from typhoon.games.tmc.movement_phase import remaining
 from typhoon.games.tmc.rules import TICKS
 
-from .engine_fixtures import dests, hx, make_map, make_rules, position, unit
+from .engine_fixtures import RAIL_ROW_05, dests, hx, make_map, make_rules, position, unit
 
-RAIL = tuple(f"{c:02d}05" for c in range(1, 13))
+RAIL = RAIL_ROW_05
 BRANCH = tuple(f"10{r:02d}" for r in range(5, 11))  # south from 1005 to the south edge
 
 ROSTER = (

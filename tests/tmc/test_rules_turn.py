@@ -13,21 +13,24 @@ from typhoon.games.tmc.actions import END, Detrain, Entrain, Move, RailMove
 from typhoon.games.tmc.movement_phase import remaining
 from typhoon.games.tmc.rules import GERMAN, SOVIET, TICKS
 
-from .engine_fixtures import dests, hx, make_map, make_rules, position, unit, within
+from .engine_fixtures import (
+    RAIL_ROW_05,
+    REPAIRED_WEST,
+    dests,
+    hx,
+    line_units,
+    make_map,
+    make_rules,
+    position,
+    unit,
+    within,
+)
 
-RAIL = tuple(f"{c:02d}05" for c in range(1, 13))
-REPAIRED = ("0105", "0205", "0305", "0405", "0505")
+RAIL = RAIL_ROW_05
+REPAIRED = REPAIRED_WEST
 
 
-def _line(side: str, col: int, prefix: str) -> list[dict]:  # type: ignore[type-arg]
-    """A unit every third row of a column: their ZOC covers the whole column (rows 1-10)."""
-    return [
-        unit(f"{prefix}{r}", side, 2, 5 if side == "german" else 4, f"{col:02d}{r:02d}")
-        for r in (2, 5, 8, 10)
-    ]
-
-
-LINES = _line("german", 4, "G") + _line("soviet", 8, "S")
+LINES = line_units("german", 4, "G") + line_units("soviet", 8, "S")
 
 
 def _map():  # type: ignore[no-untyped-def]

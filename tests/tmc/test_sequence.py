@@ -7,21 +7,13 @@ from typhoon.games.tmc import engine
 from typhoon.games.tmc.actions import END, SETUP_STANDARD, Enter
 from typhoon.games.tmc.rules import GERMAN, SOVIET
 
-from .engine_fixtures import hx, make_map, make_rules, position, unit
+from .engine_fixtures import RAIL_ROW_05, REPAIRED_WEST, hx, line_units, make_map, make_rules, position, unit
 
-RAIL = tuple(f"{c:02d}05" for c in range(1, 13))
-REPAIRED = ("0105", "0205", "0305", "0405", "0505")
-
-
-def _line(side: str, col: int, prefix: str) -> list[dict]:  # type: ignore[type-arg]
-    """A unit every third row of a column: their ZOC covers the whole column (rows 1-10)."""
-    return [
-        unit(f"{prefix}{r}", side, 2, 5 if side == "german" else 4, f"{col:02d}{r:02d}")
-        for r in (2, 5, 8, 10)
-    ]
+RAIL = RAIL_ROW_05
+REPAIRED = REPAIRED_WEST
 
 
-ROSTER = _line("german", 4, "G") + _line("soviet", 8, "S")
+ROSTER = line_units("german", 4, "G") + line_units("soviet", 8, "S")
 
 
 def _phases(events) -> list[str]:  # type: ignore[no-untyped-def]

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,39 +17,11 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from typhoon.web.app import create_app
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        app = create_app(tmp_path / "data")
-        with TestClient(app) as c:
-            yield c
+from webapi import act, new_game, view
 
 
 def new_tmc(c: TestClient, scenario: str = "1", **body: Any) -> dict[str, Any]:
-    body = {"game": "tmc", "edition": scenario, "mode": "hotseat", "seed": 7, **body}
-    r = c.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    return dict(r.json())
-
-
-def view(c: TestClient, gid: str, token: str | None = None, **params: Any) -> dict[str, Any]:
-    headers = {"X-Typhoon-Token": token} if token else {}
-    r = c.get(f"/api/games/{gid}", headers=headers, params=params)
-    assert r.status_code == 200, r.text
-    return dict(r.json())
-
-
-def act(c: TestClient, gid: str, token: str, *texts: str) -> Any:
-    seen = view(c, gid)["version"]
-    return c.post(
-        f"/api/games/{gid}/actions",
-        json={"actions": list(texts), "seen": seen},
-        headers={"X-Typhoon-Token": token},
-    )
+    return new_game(c, **{"game": "tmc", "edition": scenario, "mode": "hotseat", "seed": 7, **body})
 
 
 def set_up(c: TestClient, scenario: str = "1") -> tuple[str, str]:

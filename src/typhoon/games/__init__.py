@@ -6,6 +6,7 @@ Front ends, players, records and research adapters only use this interface, so a
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,12 +33,15 @@ class GameModule:
     position_from_text: Callable[[str], Any]
 
 
-def _bfm() -> GameModule:
-    from typhoon.games.bfm import engine, notation, rules
-
+def _from_package(key: str, title: str) -> GameModule:
+    """The GameModule of ``typhoon.games.<key>``, whose ``engine``, ``notation`` and ``rules``
+    modules offer the functions of the interface under their usual names."""
+    engine = importlib.import_module(f"typhoon.games.{key}.engine")
+    notation = importlib.import_module(f"typhoon.games.{key}.notation")
+    rules = importlib.import_module(f"typhoon.games.{key}.rules")
     return GameModule(
-        key="bfm",
-        title="Battle for Moscow",
+        key=key,
+        title=title,
         sides=rules.SIDE_NAMES,
         editions=rules.editions,
         default_edition=rules.DEFAULT_EDITION,
@@ -54,29 +58,8 @@ def _bfm() -> GameModule:
     )
 
 
-def _tmc() -> GameModule:
-    from typhoon.games.tmc import engine, notation, rules
-
-    return GameModule(
-        key="tmc",
-        title="The Moscow Campaign",
-        sides=rules.SIDE_NAMES,
-        editions=rules.editions,
-        default_edition=rules.DEFAULT_EDITION,
-        option_specs=rules.option_specs,
-        new_game=engine.new_game,
-        legal_actions=engine.legal_actions,
-        apply=engine.apply,
-        apply_unchecked=engine.apply_unchecked,
-        chance_outcomes=engine.chance_outcomes,
-        action_to_text=notation.action_to_text,
-        action_from_text=notation.action_from_text,
-        position_to_text=notation.position_to_text,
-        position_from_text=notation.position_from_text,
-    )
-
-
-_REGISTRY: dict[str, Callable[[], GameModule]] = {"bfm": _bfm, "tmc": _tmc}
+# Game key -> title; each game's module is imported on first use.
+_REGISTRY: dict[str, str] = {"bfm": "Battle for Moscow", "tmc": "The Moscow Campaign"}
 _LOADED: dict[str, GameModule] = {}
 
 
@@ -84,7 +67,7 @@ def game_module(key: str = "bfm") -> GameModule:
     if key not in _REGISTRY:
         raise OptionError(f"unknown game {key!r}; games: {', '.join(sorted(_REGISTRY))}")
     if key not in _LOADED:
-        _LOADED[key] = _REGISTRY[key]()
+        _LOADED[key] = _from_package(key, _REGISTRY[key])
     return _LOADED[key]
 
 

@@ -201,23 +201,77 @@ class Session:
             if not self._over_shown:
                 self._over_shown = True
                 self.show_map()
-                self.say(describe.status_line(s, self.pal))
-                self.say(
-                    f"The game is over: {describe.result_text(s)}. `save FILE` keeps the record; `log`, "
-                    "`map`, `quit`."
-                )
+                self.say(self.status_text())
+                self.say(self._over_text())
             return
         phase = (s.turn, s.phase)
         if self.automap == "on" or (
             self.automap == "phase" and (self._other_acted or phase != self._map_phase)
         ):
+            self._before_auto_map(phase)
             self.show_map(self._decision_marks())
         self._other_acted = False
-        self.say(describe.status_line(s, self.pal))
+        self.say(self.status_text())
         legal = self.game.legal_actions()
-        self.say(describe.decision_text(s, legal))
+        self.say(self._decision_text(legal))
         if len(legal) <= SHOW_CHOICES and s.phase_spec.kind != "setup":
             self.show_list(legal, "Choices:")
+
+    # Hooks of show_context (the TMC session words them its own way).
+
+    def status_text(self) -> str:
+        return describe.status_line(self.state, self.pal)
+
+    def _over_text(self) -> str:
+        return (
+            f"The game is over: {describe.result_text(self.state)}. `save FILE` keeps the record; `log`, "
+            "`map`, `quit`."
+        )
+
+    def _decision_text(self, legal: Sequence[Any]) -> str:
+        return describe.decision_text(self.state, legal)
+
+    def _before_auto_map(self, phase: tuple[int, int]) -> None:
+        """Called before the map is shown by itself at ``phase`` (turn, phase index)."""
+
+    def _parse_sides(
+        self, args: Sequence[str], usage: str, flags: Sequence[str] = ()
+    ) -> tuple[list[int], set[str]] | None:
+        """The sides named in ``args`` (german/soviet words) and the ``flags`` given; None (after
+        an error line with ``usage``) for any other word."""
+        sides: list[int] = []
+        given: set[str] = set()
+        for a in args:
+            low = a.lower()
+            if low in ("german", "g", "germans"):
+                sides.append(0)
+            elif low in ("soviet", "s", "soviets", "russian"):
+                sides.append(1)
+            elif low in flags:
+                given.add(low)
+            else:
+                self.error(usage)
+                return None
+        return sides, given
+
+    def _moves_overview(self, args: Sequence[str], moves: Sequence[Any], most: int | None = None) -> bool:
+        """``moves`` with no unit (or a usage error): answered here, True; False for ``moves UNIT``."""
+        if len(args) > 1:
+            self.error("usage: moves [UNIT]")
+            return True
+        if args:
+            return False
+        self.say(self._movers_text(moves, most) if moves else self._why_no_moves())
+        return True
+
+    def _movers_text(self, moves: Sequence[Any], most: int | None = None) -> str:
+        """The units that can move, each with its number of destinations (at most ``most``)."""
+        counts: dict[str, int] = {}
+        for m in moves:
+            counts[m.unit] = counts.get(m.unit, 0) + 1
+        shown = ", ".join(f"{u} ({n})" for u, n in list(counts.items())[:most])
+        more = f", and {len(counts) - most} more" if most is not None and len(counts) > most else ""
+        return f"Units that can move (destinations): {shown}{more}. `moves UNIT` for one unit."
 
     def _decision_marks(self) -> list[int]:
         if self.game.current_player() not in self.humans():
@@ -380,17 +434,10 @@ class Session:
         self.say(describe.decision_text(self.state, self.game.legal_actions()))
 
     def cmd_units(self, args: Sequence[str]) -> None:
-        sides: list[int] = []
-        for a in args:
-            low = a.lower()
-            if low in ("german", "g", "germans"):
-                sides.append(0)
-            elif low in ("soviet", "s", "soviets", "russian"):
-                sides.append(1)
-            else:
-                self.error("usage: units [german|soviet]")
-                return
-        self.say(describe.units_table(self.state, sides or (0, 1), self.pal))
+        parsed = self._parse_sides(args, "usage: units [german|soviet]")
+        if parsed is None:
+            return
+        self.say(describe.units_table(self.state, parsed[0] or (0, 1), self.pal))
 
     def _hex_arg(self, word: str) -> int | None:
         grid = self.state.rules.map.grid
@@ -411,21 +458,7 @@ class Session:
         s = self.state
         legal = self.game.legal_actions()
         moves = [a for a in legal if isinstance(a, Move)]
-        if len(args) > 1:
-            self.error("usage: moves [UNIT]")
-            return
-        if not args:
-            if not moves:
-                self.say(self._why_no_moves())
-                return
-            counts: dict[str, int] = {}
-            for m in moves:
-                counts[m.unit] = counts.get(m.unit, 0) + 1
-            self.say(
-                "Units that can move (destinations): "
-                + ", ".join(f"{u} ({n})" for u, n in counts.items())
-                + ". `moves UNIT` for one unit."
-            )
+        if self._moves_overview(args, moves):
             return
         words, bad = unit_ids(s, args)
         if bad:

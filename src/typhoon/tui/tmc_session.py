@@ -140,33 +140,17 @@ class TmcSession(Session):
         parts[0] = self.pal.paint(parts[0] + " (RECONSTRUCTION)", "title")
         return " | ".join(parts)
 
-    def show_context(self) -> None:
-        s = self.state
-        if s is self._context_state:
-            return
-        self._context_state = s
-        if s.is_terminal:
-            if not self._over_shown:
-                self._over_shown = True
-                self.show_map()
-                self.say(self.status_text())
-                self.say(
-                    f"The game is over: {words.result_text(s)}. `save FILE` keeps the record; `log`, `quit`."
-                )
-            return
-        phase = (s.turn, s.phase)
-        if self.automap == "on" or (
-            self.automap == "phase" and (self._other_acted or phase != self._map_phase)
-        ):
-            if phase != self._map_phase:
-                self.focus = self._default_focus()
-            self.show_map(self._decision_marks())
-        self._other_acted = False
-        self.say(self.status_text())
-        legal = self.game.legal_actions()
-        self.say(words.decision_text(s, legal))
-        if len(legal) <= 12 and s.phase_spec.kind != "setup":
-            self.show_list(legal, "Choices:")
+    def _over_text(self) -> str:
+        return (
+            f"The game is over: {words.result_text(self.state)}. `save FILE` keeps the record; `log`, `quit`."
+        )
+
+    def _decision_text(self, legal: Sequence[Any]) -> str:
+        return words.decision_text(self.state, legal)
+
+    def _before_auto_map(self, phase: tuple[int, int]) -> None:
+        if phase != self._map_phase:
+            self.focus = self._default_focus()
 
     def _decision_marks(self) -> list[int]:
         if self.game.current_player() not in self.humans():
@@ -241,19 +225,13 @@ class TmcSession(Session):
 
     def cmd_units(self, args: Sequence[str]) -> None:
         s = self.state
-        sides: list[int] = []
-        everything = False
-        for a in args:
-            low = a.lower()
-            if low in ("german", "g", "germans"):
-                sides.append(0)
-            elif low in ("soviet", "s", "soviets", "russian"):
-                sides.append(1)
-            elif low == "all":
-                everything = True
-            else:
-                self.error("usage: units [german|soviet] [all]  (all: reinforcements and eliminated too)")
-                return
+        parsed = self._parse_sides(
+            args, "usage: units [german|soviet] [all]  (all: reinforcements and eliminated too)", ("all",)
+        )
+        if parsed is None:
+            return
+        sides, flags = parsed
+        everything = "all" in flags
         for side in sides or (0, 1):
             us = [u for u in s.rules.side_units[side] if everything or s.loc[u] >= 0]
             self.say(
@@ -286,19 +264,7 @@ class TmcSession(Session):
         legal = self.game.legal_actions()
         kinds = ("move", "railmove", "enter", "arrive", "relocate", "place")
         moves = [a for a in legal if a.kind in kinds]
-        if len(args) > 1:
-            self.error("usage: moves [UNIT]")
-            return
-        if not args:
-            if not moves:
-                self.say(self._why_no_moves())
-                return
-            counts: dict[str, int] = {}
-            for m in moves:
-                counts[m.unit] = counts.get(m.unit, 0) + 1
-            shown = ", ".join(f"{u} ({n})" for u, n in list(counts.items())[:60])
-            more = f", and {len(counts) - 60} more" if len(counts) > 60 else ""
-            self.say(f"Units that can move (destinations): {shown}{more}. `moves UNIT` for one unit.")
+        if self._moves_overview(args, moves, 60):
             return
         uid = self._uid(args[0])
         if uid is None:

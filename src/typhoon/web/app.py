@@ -25,7 +25,7 @@ from starlette.formparsers import MultiPartException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Message
@@ -57,6 +57,18 @@ class _Static(StaticFiles):
         resp = super().file_response(*args, **kwargs)
         resp.headers.update(PAGE_HEADERS)
         return resp
+
+
+# A line ``<!-- include parts/NAME.html -->`` in a page stands for that file: the pieces both game
+# pages (game.html, tmc.html) share are written once.
+_INCLUDE = re.compile(r"^[ \t]*<!-- include (parts/[\w.-]+\.html) -->\n", re.MULTILINE)
+
+
+def _page_text(name: str) -> str:
+    """A page of static/ with its include lines filled in (read on every load, like the
+    static files, so a new version of the client is picked up)."""
+    text = (STATIC / name).read_text(encoding="utf-8")
+    return _INCLUDE.sub(lambda m: (STATIC / m.group(1)).read_text(encoding="utf-8"), text)
 
 
 def _truthy(v: str | None) -> bool:
@@ -199,7 +211,7 @@ def create_app(
         # Each game has its own page: The Moscow Campaign's map needs pan and zoom.
         row = await run_in_threadpool(store.get, request.path_params["gid"])
         page = "tmc.html" if row is not None and row.game == "tmc" else "game.html"
-        return FileResponse(STATIC / page, headers=PAGE_HEADERS)
+        return HTMLResponse(await run_in_threadpool(_page_text, page), headers=PAGE_HEADERS)
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True})

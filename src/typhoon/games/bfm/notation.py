@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 
-from typhoon.errors import NotationError, OptionError
+from typhoon.errors import NotationError
+from typhoon.games import notation_common as nc
 from typhoon.games.bfm.actions import (
     END,
     Action,
@@ -43,7 +44,7 @@ from typhoon.games.bfm.actions import (
 from typhoon.games.bfm.rules import SIDE_NAMES, load_rules
 from typhoon.games.bfm.state import OFF, STEP_NAMES, Battle, State
 
-_HEX = re.compile(r"^\d{4}$")
+_hex = nc.hex_word
 _UNIT = re.compile(r"^[A-Za-z0-9]+$")
 
 
@@ -80,16 +81,8 @@ def action_to_text(a: Action) -> str:
     raise NotationError(f"not an action: {a!r}")
 
 
-def _hex(word: str, text: str) -> str:
-    if not _HEX.match(word):
-        raise NotationError(f"'{word}' is not a hex (four digits, CCRR) in '{text}'")
-    return word
-
-
 def _unit(word: str, text: str) -> str:
-    if not _UNIT.match(word):
-        raise NotationError(f"'{word}' is not a unit id in '{text}'")
-    return word
+    return nc.unit_word(word, text, _UNIT)
 
 
 def _path(word: str, text: str) -> tuple[str, ...]:
@@ -105,8 +98,7 @@ def action_from_text(text: str) -> Action:
     verb, args = words[0].lower(), words[1:]
 
     def need(n: int, usage: str) -> None:
-        if len(args) != n:
-            raise NotationError(f"'{text.strip()}': expected '{usage}'")
+        nc.need_args(args, n, usage, text)
 
     if verb == "move":
         if len(args) not in (2, 4) or (len(args) == 4 and args[2].lower() != "via"):
@@ -126,10 +118,7 @@ def action_from_text(text: str) -> Action:
         need(1, "resolve HEX")
         return Resolve(_hex(args[0], text))
     if verb == "roll":
-        need(1, "roll DIE")
-        if args[0] not in ("1", "2", "3", "4", "5", "6"):
-            raise NotationError(f"'{text.strip()}': a die roll is 1 to 6")
-        return Roll(int(args[0]))
+        return Roll(nc.die_word(args, text))
     if verb == "lose":
         need(1, "lose UNIT")
         return Lose(_unit(args[0], text))
@@ -137,10 +126,7 @@ def action_from_text(text: str) -> Action:
         need(1, "retreat HEX-HEX")
         return Retreat(_path(args[0], text))
     if verb == "standfast":
-        need(1, "standfast yes|no")
-        if args[0].lower() not in ("yes", "no"):
-            raise NotationError(f"'{text.strip()}': expected 'standfast yes' or 'standfast no'")
-        return StandFast(args[0].lower() == "yes")
+        return StandFast(nc.yes_no_word(verb, args, text))
     if verb == "advance":
         need(1, "advance UNIT|none")
         return Advance(None if args[0].lower() == "none" else _unit(args[0], text))
@@ -172,14 +158,9 @@ def action_from_text(text: str) -> Action:
 def position_to_text(s: State) -> str:
     rules = s.rules
     ids = rules.map.grid.ids
-    opts = ",".join(f"{k}:{v}" for k, v in sorted(rules.non_default_options().items())) or "-"
-    fields = [
-        "bfm",
-        f"ed={rules.edition}",
-        f"opt={opts}",
-        f"t={s.turn}",
-        f"ph={rules.phases[s.phase].key}",
-    ]
+    fields = nc.header_fields(
+        "bfm", rules.edition, rules.non_default_options(), s.turn, rules.phases[s.phase].key
+    )
     for side in (0, 1):
         parts = []
         for u in rules.side_units[side]:
@@ -220,17 +201,6 @@ def position_to_text(s: State) -> str:
 
 def position_from_text(text: str) -> State:
     """Parse a position written by :func:`position_to_text`. Raises NotationError."""
-    words = text.strip().split()
-    if not words or words[0] != "bfm":
-        raise NotationError("a Battle for Moscow position starts with 'bfm'")
-    f: dict[str, str] = {}
-    for w in words[1:]:
-        if "=" not in w:
-            raise NotationError(f"position field '{w}' is not key=value")
-        k, v = w.split("=", 1)
-        if k in f:
-            raise NotationError(f"position field '{k}' given twice")
-        f[k] = v
     required = (
         "ed",
         "opt",
@@ -247,37 +217,12 @@ def position_from_text(text: str) -> State:
         "cur",
         "res",
     )
-    missing = [k for k in required if k not in f]
-    if missing:
-        raise NotationError(f"position lacks field(s): {', '.join(missing)}")
-    unknown = set(f) - set(required) - {"done"}
-    if unknown:
-        raise NotationError(f"unknown position field(s): {', '.join(sorted(unknown))}")
-    opts: dict[str, str] = {}
-    if f["opt"] != "-":
-        for item in f["opt"].split(","):
-            if ":" not in item:
-                raise NotationError(f"option '{item}' is not name:value")
-            k, v = item.split(":", 1)
-            opts[k] = v
-    try:
-        rules = load_rules(f["ed"], opts)
-    except OptionError as exc:
-        raise NotationError(str(exc)) from None
+    f = nc.read_fields(text, "bfm", "Battle for Moscow", required, ("done",))
+    rules = nc.read_rules(load_rules, f["ed"], nc.options_field(f["opt"]))
     grid = rules.map.grid
     s = State(rules)
-
-    def unit(uid: str) -> int:
-        u = rules.unit_index.get(uid, -1)
-        if u < 0:
-            raise NotationError(f"unknown unit '{uid}' in position")
-        return u
-
-    def hexi(hid: str) -> int:
-        h = grid.index.get(hid, -1)
-        if h < 0:
-            raise NotationError(f"'{hid}' is not a hex of the {rules.edition} map")
-        return h
+    unit = nc.lookup(rules.unit_index, "unknown unit '{}' in position")
+    hexi = nc.lookup(grid.index, "'{}' is not a hex of the " + rules.edition + " map")
 
     try:
         s.turn = int(f["t"])
@@ -286,10 +231,7 @@ def position_from_text(text: str) -> State:
         raise NotationError("turn and replacements must be numbers") from None
     if not 0 <= s.turn <= rules.last_turn or s.repl < 0:
         raise NotationError("turn or replacement count out of range")
-    keys = [p.key for p in rules.phases]
-    if f["ph"] not in keys:
-        raise NotationError(f"unknown phase '{f['ph']}'")
-    s.phase = keys.index(f["ph"])
+    s.phase = nc.phase_field([p.key for p in rules.phases], f["ph"])
     s.stack = -1 if f["stack"] == "-" else unit(f["stack"])
     placed: list[tuple[int, int]] = []
     for side, key in ((0, "G"), (1, "S")):
@@ -355,9 +297,7 @@ def position_from_text(text: str) -> State:
         except ValueError:
             raise NotationError("cur= column and owed must be numbers") from None
         s.cur = Battle(d, atk, hexi(parts[1]), column, "" if parts[3] == "-" else parts[3], owed)
-    if f["res"] not in ("-", "german", "soviet", "draw"):
-        raise NotationError(f"unknown result '{f['res']}'")
-    s.result = None if f["res"] == "-" else f["res"]
+    s.result = nc.result_field(f["res"])
     return s
 
 

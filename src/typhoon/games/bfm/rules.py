@@ -8,13 +8,12 @@ and cached, so every state of a game shares one.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
+from typhoon.datafile import read_package_json, resolve_options
 from typhoon.errors import DataError, OptionError
 from typhoon.hexmap import SIDES, HexMap
 
@@ -65,14 +64,7 @@ class OptionSpec:
 
 
 def _read_json(name: str) -> Any:
-    try:
-        text = resources.files("typhoon.games.bfm").joinpath("data", name).read_text("utf-8")
-    except (OSError, FileNotFoundError) as exc:
-        raise DataError(f"cannot read data file {name}: {exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{name}: not valid JSON ({exc})") from None
+    return read_package_json("typhoon.games.bfm", name)
 
 
 def editions() -> dict[str, str]:
@@ -117,18 +109,7 @@ class Rules:
             raise DataError(f"editions.json ({edition}): malformed ({type(exc).__name__}: {exc})") from None
 
     def _resolve_options(self, given: Mapping[str, str]) -> dict[str, str]:
-        out = {k: s.default for k, s in self.option_specs.items()}
-        for k, v in given.items():
-            spec = self.option_specs.get(k)
-            if spec is None:
-                raise OptionError(
-                    f"edition {self.edition} has no option {k!r}; "
-                    f"options: {', '.join(sorted(self.option_specs)) or 'none'}"
-                )
-            if str(v) not in spec.choices:
-                raise OptionError(f"option {k} must be one of {', '.join(spec.choices)}, not {v!r}")
-            out[k] = str(v)
-        return out
+        return resolve_options(self.option_specs, given, f"edition {self.edition}")
 
     def opt(self, name: str, fallback: str = "") -> str:
         return self.options.get(name, fallback)

@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from typhoon.games.bfm.rules import GERMAN, SOVIET, PhaseSpec, Rules
+from typhoon.games.statebase import CHANCE, OFF, TERMINAL, StateBase
 
-CHANCE = -1
-TERMINAL = -2
-OFF = -1  # unit location: not on the map (eliminated, in the pool, or not yet arrived)
+# OFF (a unit's location): not on the map (eliminated, in the pool, or not yet arrived)
 
 # Combat steps within a combat phase.
 DECLARE, CHOOSE, ROLL, STAND, LOSS, RETREAT, ADVANCE = range(7)
@@ -35,7 +34,7 @@ class Battle(NamedTuple):
     owed: int = 0
 
 
-class State:
+class State(StateBase):
     __slots__ = (
         "rules",
         "turn",
@@ -147,12 +146,6 @@ class State:
             self.result,
         )
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.key() == other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
-
     def __repr__(self) -> str:
         from typhoon.games.bfm.notation import position_to_text
 
@@ -163,15 +156,6 @@ class State:
     @property
     def phase_spec(self) -> PhaseSpec:
         return self.rules.phases[self.phase]
-
-    @property
-    def side(self) -> int:
-        """The phasing side (whose phase it is)."""
-        return self.rules.phases[self.phase].side
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.result is not None
 
     @property
     def is_chance(self) -> bool:
@@ -218,9 +202,6 @@ class State:
             if self.controller(i) == side:
                 m |= 1 << c.hex
         return m
-
-    def on_map(self, side: int) -> list[int]:
-        return [u for u in self.rules.side_units[side] if self.loc[u] >= 0]
 
     def zoc(self, side: int) -> int:
         """Hexes in the zone of control of ``side``'s units."""

@@ -14,26 +14,22 @@ legal answer is taken inside ``apply`` and reported in the events.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from typhoon.errors import IllegalActionError, OptionError
+from typhoon.errors import OptionError
 from typhoon.events import Event
+from typhoon.games.driver import Driver
 from typhoon.games.tmc import combat_phase, movement_phase, setup_phase
-from typhoon.games.tmc.actions import ACTION_TYPES, ROLLS, Action, Roll
+from typhoon.games.tmc.actions import ACTION_TYPES, ROLLS, Action
 from typhoon.games.tmc.flow import enter_phase
 from typhoon.games.tmc.rules import DEFAULT_EDITION, Rules, load_rules
 from typhoon.games.tmc.state import CHANCE, TERMINAL, State
 
-_MAX_FORCED = 100_000
-
-
-def _module(s: State) -> Any:
-    kind = s.rules.phases[s.phase].kind
-    if kind == "setup":
-        return setup_phase
-    if kind == "movement":
-        return movement_phase
-    return combat_phase
+_DRIVER: Driver[State, Action] = Driver(
+    {"setup": setup_phase, "movement": movement_phase, "combat": combat_phase},
+    ACTION_TYPES,
+    ROLLS,
+    100_000,
+)
 
 
 def new_game(
@@ -53,78 +49,15 @@ def new_game(
     s = State(r)
     events: list[Event] = []
     enter_phase(s, events)
-    _play_forced(s, events)
+    _DRIVER.play_forced(s, events)
     return s
 
 
-def legal_actions(s: State) -> list[Action]:
-    """Every legal action in this state (empty when the game is over); cached on the state."""
-    if s._legal is None:
-        s._legal = [] if s.result is not None else _module(s).legal(s)
-    return s._legal
-
-
-def chance_outcomes(s: State) -> list[tuple[Roll, float]]:
-    if not s.is_chance:
-        return []
-    return [(r, 1 / 6) for r in ROLLS]
-
-
-def is_legal(s: State, a: object) -> bool:
-    return a in legal_actions(s)
-
-
-def apply(s: State, a: Action) -> tuple[State, list[Event]]:
-    """The state after ``a`` and what happened. Raises IllegalActionError (changing nothing)
-    if ``a`` is not in the legal list."""
-    if not isinstance(a, ACTION_TYPES):
-        raise IllegalActionError(f"not an action: {a!r}")
-    if s.result is not None:
-        raise IllegalActionError("the game is over")
-    acts = legal_actions(s)
-    try:
-        a = acts[acts.index(a)]
-    except ValueError:
-        raise IllegalActionError(_why_illegal(s, a)) from None
-    t = s.copy()
-    events: list[Event] = []
-    _module(t).apply(t, a, events)
-    t._legal = None
-    _play_forced(t, events)
-    return t, events
-
-
-def _why_illegal(s: State, a: Action) -> str:
-    t = s.copy()
-    try:
-        _module(t).apply(t, a, [])
-    except IllegalActionError as exc:
-        return str(exc)
-    except (TypeError, ValueError, AttributeError, KeyError, IndexError):
-        return f"malformed action: {a!r}"
-    return f"{type(a).__name__} is not legal in this position"
-
-
-def apply_unchecked(s: State, a: Action) -> State:
-    """``apply`` for an action taken from ``legal_actions(s)``, without events (search)."""
-    t = s.copy()
-    events: list[Event] = []
-    _module(t).apply(t, a, events)
-    t._legal = None
-    _play_forced(t, events)
-    return t
-
-
-def _play_forced(t: State, events: list[Event]) -> None:
-    for _ in range(_MAX_FORCED):
-        if t.result is not None or t.is_chance:
-            return
-        acts = legal_actions(t)
-        if len(acts) != 1:
-            return
-        _module(t).apply(t, acts[0], events)
-        t._legal = None
-    raise AssertionError("forced-action loop did not settle")  # pragma: no cover
+legal_actions = _DRIVER.legal_actions
+chance_outcomes = _DRIVER.chance_outcomes
+is_legal = _DRIVER.is_legal
+apply = _DRIVER.apply
+apply_unchecked = _DRIVER.apply_unchecked
 
 
 def current_player(s: State) -> int:

@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from typhoon.errors import NotationError, OptionError
+from typhoon.errors import NotationError
+from typhoon.games import notation_common as nc
 from typhoon.games.tmc.actions import (
     END,
     Action,
@@ -48,7 +49,7 @@ from typhoon.games.tmc.actions import (
 from typhoon.games.tmc.rules import PHASES, SIDE_NAMES, Rules, load_rules
 from typhoon.games.tmc.state import OFF, PendingOverrun, State
 
-_HEX = re.compile(r"^\d{4}$")
+_hex = nc.hex_word
 _UNIT = re.compile(r"^[A-Za-z0-9_.+/()\[\]]+$")
 _ODDS = re.compile(r"^\d{1,2}-\d{1,2}$")
 
@@ -100,16 +101,8 @@ def action_to_text(a: Action) -> str:
     raise NotationError(f"not an action: {a!r}")
 
 
-def _hex(word: str, text: str) -> str:
-    if not _HEX.match(word):
-        raise NotationError(f"'{word}' is not a hex (four digits, CCRR) in '{text}'")
-    return word
-
-
 def _unit(word: str, text: str) -> str:
-    if not _UNIT.match(word):
-        raise NotationError(f"'{word}' is not a unit id in '{text}'")
-    return word
+    return nc.unit_word(word, text, _UNIT)
 
 
 def _pair(word: str, text: str) -> tuple[str, str]:
@@ -131,8 +124,7 @@ def action_from_text(text: str) -> Action:
     verb, args = words[0].lower(), words[1:]
 
     def need(n: int, usage: str) -> None:
-        if len(args) != n:
-            raise NotationError(f"'{text.strip()}': expected '{usage}'")
+        nc.need_args(args, n, usage, text)
 
     if verb in ("move", "rail"):
         need(2, f"{verb} UNIT FROM-TO")
@@ -184,15 +176,9 @@ def action_from_text(text: str) -> Action:
             raise NotationError(f"'{text.strip()}': odds are written like 3-1 or 1-2")
         return Odds(args[0])
     if verb == "ignore":
-        need(1, "ignore yes|no")
-        if args[0].lower() not in ("yes", "no"):
-            raise NotationError(f"'{text.strip()}': expected 'ignore yes' or 'ignore no'")
-        return Ignore(args[0].lower() == "yes")
+        return Ignore(nc.yes_no_word(verb, args, text))
     if verb == "roll":
-        need(1, "roll DIE")
-        if args[0] not in ("1", "2", "3", "4", "5", "6"):
-            raise NotationError(f"'{text.strip()}': a die roll is 1 to 6")
-        return Roll(int(args[0]))
+        return Roll(nc.die_word(args, text))
     if verb == "advance":
         if len(args) not in (1, 2):
             raise NotationError(f"'{text.strip()}': expected 'advance UNIT HEX' or 'advance none [HEX]'")
@@ -238,15 +224,8 @@ def position_to_text(s: State) -> str:
     consist of ints, strs, Fractions, bools, None and tuples of those."""
     rules = s.rules
     ids = rules.grid.ids
-    opts = ",".join(f"{k}:{v}" for k, v in sorted(rules.non_default_options().items())) or "-"
-    fields = [
-        "tmc",
-        f"ed={rules.edition}",
-        f"opt={opts}",
-        f"t={s.turn}",
-        f"ph={PHASES[s.phase].key}",
-        f"st={s.step}",
-    ]
+    fields = nc.header_fields("tmc", rules.edition, rules.non_default_options(), s.turn, PHASES[s.phase].key)
+    fields.append(f"st={s.step}")
     for side in (0, 1):
         parts = []
         for h in sorted(s.stacks):
@@ -342,17 +321,6 @@ def _combat_types() -> dict[str, Any]:
 def position_from_text(text: str, rules: Rules | None = None) -> State:
     """Parse a position written by :func:`position_to_text`. Raises NotationError. ``rules``
     overrides the scenario named in the text (positions of synthetic test rules)."""
-    words = text.strip().split()
-    if not words or words[0] != "tmc":
-        raise NotationError("a Moscow Campaign position starts with 'tmc'")
-    f: dict[str, str] = {}
-    for w in words[1:]:
-        if "=" not in w:
-            raise NotationError(f"position field '{w}' is not key=value")
-        k, v = w.split("=", 1)
-        if k in f:
-            raise NotationError(f"position field '{k}' given twice")
-        f[k] = v
     required = (
         ("ed", "opt", "t", "ph", "st", "G", "S")
         + _BITSETS
@@ -360,38 +328,14 @@ def position_from_text(text: str, rules: Rules | None = None) -> State:
         + _RAIL
         + ("dl", "vp", "maward", "combat", "cdata", "res", "level")
     )
-    missing = [k for k in required if k not in f]
-    if missing:
-        raise NotationError(f"position lacks field(s): {', '.join(missing)}")
-    unknown = set(f) - set(required)
-    if unknown:
-        raise NotationError(f"unknown position field(s): {', '.join(sorted(unknown))}")
-    opts: dict[str, str] = {}
-    if f["opt"] != "-":
-        for item in f["opt"].split(","):
-            if ":" not in item:
-                raise NotationError(f"option '{item}' is not name:value")
-            k, v = item.split(":", 1)
-            opts[k] = v
+    f = nc.read_fields(text, "tmc", "Moscow Campaign", required)
+    opts = nc.options_field(f["opt"])
     if rules is None:
-        try:
-            rules = load_rules(f["ed"], opts)
-        except OptionError as exc:
-            raise NotationError(str(exc)) from None
+        rules = nc.read_rules(load_rules, f["ed"], opts)
     grid = rules.grid
     s = State(rules)
-
-    def unit(uid: str) -> int:
-        u = rules.unit_index.get(uid, -1)
-        if u < 0:
-            raise NotationError(f"unknown unit '{uid}' in position")
-        return u
-
-    def hexi(hid: str) -> int:
-        h = grid.index.get(hid, -1)
-        if h < 0:
-            raise NotationError(f"'{hid}' is not a hex of the map")
-        return h
+    unit = nc.lookup(rules.unit_index, "unknown unit '{}' in position")
+    hexi = nc.lookup(grid.index, "'{}' is not a hex of the map")
 
     def num(v: str) -> int:
         try:
@@ -400,10 +344,7 @@ def position_from_text(text: str, rules: Rules | None = None) -> State:
             raise NotationError(f"'{v}' is not a number") from None
 
     s.turn = num(f["t"])
-    keys = [p.key for p in PHASES]
-    if f["ph"] not in keys:
-        raise NotationError(f"unknown phase '{f['ph']}'")
-    s.phase = keys.index(f["ph"])
+    s.phase = nc.phase_field([p.key for p in PHASES], f["ph"])
     s.step = num(f["st"])
     s.stacks = {}
     s.occ = [0, 0]
@@ -483,8 +424,6 @@ def position_from_text(text: str, rules: Rules | None = None) -> State:
     s.moscow_award = f["maward"] == "1"
     s.combat = _dec(f["combat"])
     s.cdata = _dec(f["cdata"])
-    if f["res"] not in ("-", "german", "soviet", "draw"):
-        raise NotationError(f"unknown result '{f['res']}'")
-    s.result = None if f["res"] == "-" else f["res"]
+    s.result = nc.result_field(f["res"])
     s.level = "" if f["level"] == "-" else f["level"]
     return s

@@ -10,14 +10,13 @@ CF in parentheses (§13.1; 3 German, 12 Soviet, §17), [#] units a CF in bracket
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
+from typhoon.datafile import read_package_json
 from typhoon.errors import DataError
 
 SIDES = ("german", "soviet")
@@ -62,8 +61,25 @@ class Band:
         return side == self.side and type_ == self.type and men >= self.min_men and tanks >= self.min_tanks
 
 
+class CfForm:
+    """What a counter's CF form says about the unit (for UnitSpec and scenarios.ScenarioUnit)."""
+
+    __slots__ = ()
+    cf_form: str
+
+    @property
+    def eb(self) -> bool:
+        """(#) railroad-engineer unit, §13.1 / §17."""
+        return self.cf_form == "paren"
+
+    @property
+    def bracket(self) -> bool:
+        """[#] unit, §13.2."""
+        return self.cf_form == "bracket"
+
+
 @dataclass(frozen=True)
-class UnitSpec:
+class UnitSpec(CfForm):
     """One counter as printed. ``kg_of`` names the unit a KG counter stands in for (§8)."""
 
     id: str
@@ -78,16 +94,6 @@ class UnitSpec:
     tanks: int
     provenance: Provenance
     kg_of: str | None = None
-
-    @property
-    def eb(self) -> bool:
-        """(#) railroad-engineer unit, §13.1 / §17."""
-        return self.cf_form == "paren"
-
-    @property
-    def bracket(self) -> bool:
-        """[#] unit, §13.2."""
-        return self.cf_form == "bracket"
 
     @property
     def is_kg(self) -> bool:
@@ -120,14 +126,7 @@ class UnitCatalogue:
 
 def read_data(name: str) -> Any:
     """A JSON data file of this package (DataError if missing or not JSON)."""
-    try:
-        text = resources.files("typhoon.games.tmc").joinpath("data", name).read_text("utf-8")
-    except (OSError, FileNotFoundError) as exc:
-        raise DataError(f"cannot read data file {name}: {exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{name}: not valid JSON ({exc})") from None
+    return read_package_json("typhoon.games.tmc", name)
 
 
 def parse_provenance(where: str, raw: Any) -> Provenance:

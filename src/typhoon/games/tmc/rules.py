@@ -18,13 +18,13 @@ costs 1/30 MP = 4 ticks per hex ([Q55]), so every fraction the rules produce is 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Protocol
 
+from typhoon.datafile import read_package_json
+from typhoon.datafile import resolve_options as _resolve_options
 from typhoon.errors import DataError, OptionError
 from typhoon.hexgrid import HexGrid
 
@@ -146,14 +146,7 @@ class OptionSpec:
 
 
 def _read_json(name: str) -> Any:
-    try:
-        text = resources.files("typhoon.games.tmc").joinpath("data", name).read_text("utf-8")
-    except (OSError, FileNotFoundError) as exc:
-        raise DataError(f"cannot read data file {name}: {exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{name}: not valid JSON ({exc})") from None
+    return read_package_json("typhoon.games.tmc", name)
 
 
 @lru_cache(maxsize=1)
@@ -191,18 +184,8 @@ def option_specs(edition: str = DEFAULT_EDITION) -> dict[str, OptionSpec]:
 
 
 def resolve_options(given: Mapping[str, str] | None) -> dict[str, str]:
-    specs = _option_table()
-    out = {k: s.default for k, s in specs.items()}
-    for k, v in (given or {}).items():
-        if k == "scenario":
-            continue  # the edition names the scenario; accepted for symmetry with the brief
-        spec = specs.get(k)
-        if spec is None:
-            raise OptionError(f"The Moscow Campaign has no option {k!r}; options: {', '.join(sorted(specs))}")
-        if str(v) not in spec.choices:
-            raise OptionError(f"option {k} must be one of {', '.join(spec.choices)}, not {v!r}")
-        out[k] = str(v)
-    return out
+    # "scenario" is accepted and skipped: the edition names the scenario.
+    return _resolve_options(_option_table(), given or {}, "The Moscow Campaign", ("scenario",))
 
 
 def _get(obj: Any, *names: str, default: Any = None) -> Any:

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from typhoon.errors import DataError
 from typhoon.games.tmc.oob import (
+    CfForm,
     Provenance,
     UnitCatalogue,
     UnitSpec,
@@ -90,7 +91,7 @@ class ScenarioSpec:
 
 
 @dataclass(frozen=True)
-class ScenarioUnit:
+class ScenarioUnit(CfForm):
     """A counter as it takes part in one scenario."""
 
     id: str
@@ -115,14 +116,6 @@ class ScenarioUnit:
     @property
     def mech(self) -> bool:
         return self.mechanised
-
-    @property
-    def eb(self) -> bool:
-        return self.cf_form == "paren"
-
-    @property
-    def bracket(self) -> bool:
-        return self.cf_form == "bracket"
 
 
 @dataclass(frozen=True)

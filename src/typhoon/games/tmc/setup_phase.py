@@ -30,6 +30,7 @@ from typhoon.games.tmc.actions import SETUP_STANDARD, Action, Place, SetupStanda
 from typhoon.games.tmc.flow import end_phase
 from typhoon.games.tmc.rules import GERMAN, SIDE_NAMES, SOVIET, STACK_LIMIT, Rules
 from typhoon.games.tmc.state import State
+from typhoon.hexgrid import bit_list
 
 SOVIET_DEPTH = 8  # §25.6
 SOVIET_EXEMPT = 10  # §25.6
@@ -64,7 +65,7 @@ def _reach_along(rules: Rules, side_area: int) -> tuple[int, ...]:
     out = []
     for p in range(len(line)):
         best = -1
-        for c in _bits(adj[p] & side_area):
+        for c in bit_list(adj[p] & side_area):
             best = max(best, max((pos[x] for x in grid.neighbours[c] if x in pos), default=p))
         out.append(best)
     return tuple(out)
@@ -140,18 +141,18 @@ def place_hexes(s: State, u: int) -> list[int]:
         if exempt_used >= SOVIET_EXEMPT:
             area &= near
     if not _must_cover(s, side):
-        return _bits(area)
+        return bit_list(area)
     unplaced = [x for x in setup_units(rules, side) if not (s.placed >> x) & 1 and x != u]
     zoc_left = sum(1 for x in unplaced if not rules.units[x].eb)
     uncovered = _uncovered(s, side)
     side_area = _area(s, side)
     base_need = _needed(rules, side_area, uncovered)
     if base_need > zoc_left + (0 if spec.eb else 1):
-        return _bits(area)  # the side lacks the units to cover the line at all: no constraint
+        return bit_list(area)  # the side lacks the units to cover the line at all: no constraint
     out = []
     far_ok = base_need <= zoc_left
     line = rules.start_line_hexes
-    for h in _bits(area):
+    for h in bit_list(area):
         if spec.eb or not (line_adj >> h) & 1:
             if far_ok:
                 out.append(h)
@@ -253,15 +254,6 @@ def standard_problems(rules: Rules) -> list[str]:
         ]
         if gaps:
             out.append(f"{SIDE_NAMES[side]} ZOC misses start-line hexes {', '.join(gaps)}")
-    return out
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
     return out
 
 

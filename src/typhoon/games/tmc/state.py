@@ -68,11 +68,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from typhoon.games.statebase import CHANCE, OFF, TERMINAL, StateBase
 from typhoon.games.tmc.rules import GERMAN, KG_CF, KG_MA, SOVIET, STACK_LIMIT, PhaseSpec, Rules
-
-CHANCE = -1
-TERMINAL = -2
-OFF = -1  # unit location: not on the map
+from typhoon.hexgrid import bit_list
 
 # Movement-phase steps.
 RELOCATE = 0  # Soviet movement phase only: EB relocation (§17) before any move
@@ -89,7 +87,7 @@ class PendingOverrun(NamedTuple):
     defenders: tuple[int, ...]
 
 
-class State:
+class State(StateBase):
     __slots__ = (
         "rules",
         "turn",
@@ -283,12 +281,6 @@ class State:
             self.level,
         )
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.key() == other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
-
     def __repr__(self) -> str:
         return f"State(tmc {self.rules.edition} GT{self.turn} {self.phase_spec.key} step {self.step})"
 
@@ -297,15 +289,6 @@ class State:
     @property
     def phase_spec(self) -> PhaseSpec:
         return self.rules.phases[self.phase]
-
-    @property
-    def side(self) -> int:
-        """The phasing side."""
-        return self.rules.phases[self.phase].side
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.result is not None
 
     @property
     def is_chance(self) -> bool:
@@ -352,9 +335,6 @@ class State:
     def is_mech(self, u: int) -> bool:
         return bool((self.rules.mech_mask | self.kg) >> u & 1)
 
-    def on_map(self, side: int) -> list[int]:
-        return [u for u in self.rules.side_units[side] if self.loc[u] >= 0]
-
     def in_supply(self, u: int) -> bool:
         """Movement supply as judged at the start of this movement phase (§11): units then on
         the map by their hex (``oos``), units entering later by their entry hex."""
@@ -396,7 +376,7 @@ class State:
             if self.rules.opt("zoc_across_lakes") == "no" and not self.frozen() and self.rules.lake_pairs_any:
                 got = 0
                 lake = self.rules.map.lake_mask
-                for h in _bits(src):
+                for h in bit_list(src):
                     got |= grid.neighbour_mask[h] & ~lake[h]
             else:
                 got = grid.expand(src)
@@ -483,15 +463,6 @@ class State:
         if n < 0:
             raise AssertionError("victory points never decrease")
         self.vp[side] += n
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 __all__ = [

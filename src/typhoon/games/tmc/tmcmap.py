@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from typhoon.errors import DataError
 from typhoon.hexgrid import HexGrid, bits
 from typhoon.mapdata import (
-    load_json_object,
+    MapBase,
     parse_chain,
     parse_hex,
     parse_hexes,
@@ -55,25 +55,10 @@ def xy_to_cr(x: float, y: float, side: float) -> tuple[int, int]:
     return q, r + (q - (q & 1)) // 2
 
 
-class TmcMap:
+class TmcMap(MapBase):
     """The validated map. Build with :meth:`load`, :meth:`from_dict` or :func:`load_map`."""
 
-    def __init__(self, data: Mapping[str, Any], *, origin: str = "<data>"):
-        self.origin = origin
-        try:
-            self._build(data)
-        except DataError as exc:
-            raise DataError(f"{origin}: {exc}") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise DataError(f"{origin}: malformed map data ({type(exc).__name__}: {exc})") from None
-
-    @classmethod
-    def load(cls, path: str | Path) -> TmcMap:
-        return cls(load_json_object(path), origin=Path(path).name)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TmcMap:
-        return cls(data)
+    MALFORMED = (KeyError, TypeError, ValueError, AttributeError)
 
     # -- construction and validation -------------------------------------------------------
 
@@ -279,23 +264,8 @@ class TmcMap:
                 m[outer] |= 1 << inner
         return tuple(m)
 
-    def idx(self, hid: str) -> int:
-        return self.grid.idx(hid)
-
-    def hid(self, index: int) -> str:
-        return self.grid.ids[index]
-
-    def is_forest(self, h: int) -> bool:
-        return (self.forest_mask >> h) & 1 == 1
-
     def is_lake(self, h: int) -> bool:
         return (self.lake_hexes >> h) & 1 == 1
-
-    def is_rail(self, h: int) -> bool:
-        return (self.rail_mask >> h) & 1 == 1
-
-    def is_moscow(self, h: int) -> bool:
-        return (self.moscow_mask >> h) & 1 == 1
 
     def hex_at(self, lat: float, lon: float) -> int:
         """Index of the hex holding a WGS84 point (projection of geography.md §3), or -1."""
@@ -309,24 +279,6 @@ class TmcMap:
         if c < 0 or r < 0 or hid not in self.grid:
             return -1
         return self.grid.index[hid]
-
-    def rail_components(self) -> list[set[int]]:
-        """Connected pieces of the rail network (sets of hex indices)."""
-        seen: set[int] = set()
-        comps: list[set[int]] = []
-        for start in bits(self.rail_mask):
-            if start in seen:
-                continue
-            comp = {start}
-            todo = [start]
-            while todo:
-                for n in self.rail_neighbours[todo.pop()]:
-                    if n not in comp:
-                        comp.add(n)
-                        todo.append(n)
-            seen |= comp
-            comps.append(comp)
-        return comps
 
 
 @lru_cache(maxsize=1)

@@ -1,4 +1,5 @@
-// Typhoon: helpers shared by the lobby (lobby.js) and the game page (game.js).
+// Typhoon: helpers shared by the lobby (lobby.js) and the two game pages (game.js for Battle
+// for Moscow, tmc.js for The Moscow Campaign).
 // Plain JavaScript, no build step. Every rule lives on the server.
 "use strict";
 
@@ -39,5 +40,144 @@ window.TyphoonUI = (function () {
     return data;
   }
 
-  return { el, api };
+  const $ = (id) => document.getElementById(id);
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
+
+  // -- the game pages ----------------------------------------------------------------------
+
+  // The player's token for game `id`: taken from a secret link's #t= (and remembered), or the
+  // one remembered from an earlier visit.
+  function readToken(id) {
+    const m = /(?:^|[#&])t=([^&]+)/.exec(location.hash);
+    let t = m ? decodeURIComponent(m[1]) : null;
+    try {
+      if (t) localStorage.setItem("typhoon:token:" + id, t);
+      else t = localStorage.getItem("typhoon:token:" + id);
+    } catch (e) { /* private mode */ }
+    return t;
+  }
+
+  // Which side(s) the viewer plays and which the computer plays.
+  function whoText(v) {
+    let who;
+    if (!v.you.length) who = "Watching (no side)";
+    else if (v.you.length === 2) who = "Hot seat: you play both sides";
+    else who = `You play the ${cap(v.you[0])} side`;
+    const ai = Object.entries(v.ai).map(([s, l]) => `${cap(s)}: computer (${l})`).join(", ");
+    if (ai) who += ` · ${ai}`;
+    return who;
+  }
+
+  // The prompt while the viewer has nothing to decide.
+  function waitingText(v) {
+    const side = cap(v.to_move);
+    let msg;
+    if (v.ai[v.to_move]) msg = `The computer (${v.ai[v.to_move]}) is playing the ${side} side…`;
+    else if (!v.you.length) msg = `Watching: ${side} to decide.`;
+    else msg = `Waiting for the ${side} player.`;
+    if (v.ai_error) msg += ` ${v.ai_error}`;
+    return msg;
+  }
+
+  // The phases of the turn, the current one marked.
+  function fillPhases(v) {
+    const phases = $("phases");
+    phases.innerHTML = "";
+    for (const p of v.phases) {
+      const now = p.key === v.phase.key && v.turn > 0;
+      phases.append(el("li", { class: `${p.side} ${now ? "now" : ""}`, "aria-current": now ? "step" : false }, p.name.replace(" phase", "")));
+    }
+  }
+
+  // Posting a decision from a game page. `page` holds the page's setView, announce, showError
+  // and canAct; `extra` adds to the request body (svg, legal). A refusal that carries the
+  // current position (409 stale, 403 not your side) shows it; `staleNote` prefixes a 409's words.
+  async function sendActions(G, page, texts, extra, staleNote) {
+    if (G.busy || !page.canAct()) return;
+    G.busy = true;
+    page.showError("");
+    try {
+      const r = await api("POST", `/api/games/${encodeURIComponent(G.id)}/actions`, { actions: texts, seen: G.view.version, ...extra }, G.token);
+      page.setView(r.state);
+      const words = [];
+      for (const e of r.log) for (const ev of e.events) words.push(ev.text);
+      page.announce(words.join(" ") || "Done.");
+    } catch (e) {
+      if ((e.status === 409 || e.status === 403) && e.data && e.data.state) {
+        page.setView(e.data.state, { force: true });
+        page.showError((e.status === 409 ? staleNote || "" : "") + e.message);
+      } else {
+        page.showError(e.message);
+      }
+    } finally {
+      G.busy = false;
+    }
+  }
+
+  // Undoing the viewer's last decision (same `page` and `extra` as sendActions).
+  async function undoLast(G, page, extra) {
+    if (G.busy || !G.view || !G.view.can_undo) return;
+    G.busy = true;
+    try {
+      const r = await api("POST", `/api/games/${encodeURIComponent(G.id)}/undo`, { seen: G.view.version, ...extra }, G.token);
+      page.setView(r.state);
+      page.announce(`Undone: ${r.undone}.`);
+    } catch (e) {
+      if (e.status === 409 && e.data && e.data.state) page.setView(e.data.state, { force: true });
+      page.showError(e.message);
+    } finally {
+      G.busy = false;
+    }
+  }
+
+  // Waiting for the other side (long polls): a newer position is shown; with `announceFresh`
+  // the other side's events are read out. `query` asks for what the page needs (svg, legal).
+  async function pollGame(G, page, query, announceFresh) {
+    for (;;) {
+      if (!G.view) { await sleep(500); continue; }
+      try {
+        const v = await api("GET", `/api/games/${encodeURIComponent(G.id)}?${query}&after=${G.view.version}&wait=25`, undefined, G.token);
+        if (v.version > G.view.version) {
+          const fresh = announceFresh ? v.log.filter((e) => e.n > G.view.actions && !v.you.includes(e.actor)) : [];
+          page.setView(v);
+          const words = [];
+          for (const e of fresh) for (const ev of e.events) words.push(ev.text);
+          if (words.length) page.announce(words.slice(-12).join(" "));
+        } else if (v.ai_thinking !== G.view.ai_thinking || v.ai_error !== G.view.ai_error) {
+          page.setView(v, { force: true });
+        }
+      } catch (e) {
+        await sleep(2000);
+      }
+    }
+  }
+
+  // The replay controls (rp-* elements) of a page whose state G holds the replay in G.replay;
+  // go(step) shows a step. Returns the toggle (replay on/off).
+  function bindReplay(G, go, render, announce) {
+    function toggle() {
+      if (G.replay) {
+        G.replay = null;
+        $("rp-controls").hidden = true;
+        $("rp-toggle").textContent = "Replay this game";
+        $("rp-info").textContent = "";
+        render();
+        announce("Back to the game.");
+      } else {
+        $("rp-controls").hidden = false;
+        $("rp-toggle").textContent = "Leave the replay";
+        go(G.view.actions);
+      }
+    }
+    $("rp-toggle").addEventListener("click", toggle);
+    $("rp-first").addEventListener("click", () => go(0));
+    $("rp-prev").addEventListener("click", () => go(G.replay ? G.replay.step - 1 : 0));
+    $("rp-next").addEventListener("click", () => go(G.replay ? G.replay.step + 1 : 0));
+    $("rp-last").addEventListener("click", () => go(G.replay ? G.replay.total : 0));
+    $("rp-turn").addEventListener("change", (e) => go(parseInt(e.target.value, 10)));
+    return toggle;
+  }
+
+  return { el, api, sleep, cap, readToken, whoText, waitingText, fillPhases, sendActions, undoLast, pollGame, bindReplay };
 })();

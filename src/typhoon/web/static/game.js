@@ -6,7 +6,8 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
-  const { el } = window.TyphoonUI;
+  const TyphoonUI = window.TyphoonUI;
+  const { el, cap, readToken, whoText, waitingText, fillPhases, bindReplay } = window.TyphoonUI;
   const SVGNS = "http://www.w3.org/2000/svg";
   const PLACE_KINDS = ["place", "rebuild", "reinforce"];
   const UNIT_KINDS = ["lose", "advance", "restore"];
@@ -40,8 +41,6 @@
     return e;
   }
 
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
   const pct = (p) => `${Math.round(p * 100)}%`;
 
   // The JSON API, with this page's token.
@@ -146,69 +145,19 @@
     setView(v, { force: true });
   }
 
-  async function send(texts) {
-    if (G.busy || !canAct()) return;
-    G.busy = true;
-    showError("");
-    try {
-      const r = await api("POST", `/api/games/${encodeURIComponent(G.id)}/actions`, {
-        actions: texts, seen: G.view.version, svg: true, legal: true,
-      });
-      setView(r.state);
-      const words = [];
-      for (const e of r.log) for (const ev of e.events) words.push(ev.text);
-      announce(words.join(" ") || "Done.");
-    } catch (e) {
-      if (e.status === 409 && e.data && e.data.state) {
-        setView(e.data.state, { force: true });
-        showError("The game had moved on; this is the current position. " + e.message);
-      } else if (e.status === 403 && e.data && e.data.state) {
-        setView(e.data.state, { force: true });
-        showError(e.message);
-      } else {
-        showError(e.message);
-      }
-    } finally {
-      G.busy = false;
-    }
+  const page = { setView, announce, showError, canAct };
+  const REQ = { svg: true, legal: true };
+
+  function send(texts) {
+    return TyphoonUI.sendActions(G, page, texts, REQ, "The game had moved on; this is the current position. ");
   }
 
-  async function undo() {
-    if (G.busy || !G.view || !G.view.can_undo || G.replay) return;
-    G.busy = true;
-    try {
-      const r = await api("POST", `/api/games/${encodeURIComponent(G.id)}/undo`, {
-        seen: G.view.version, svg: true, legal: true,
-      });
-      setView(r.state);
-      announce(`Undone: ${r.undone}.`);
-    } catch (e) {
-      if (e.status === 409 && e.data && e.data.state) setView(e.data.state, { force: true });
-      showError(e.message);
-    } finally {
-      G.busy = false;
-    }
+  function undo() {
+    if (!G.replay) return TyphoonUI.undoLast(G, page, REQ);
   }
 
-  async function pollLoop() {
-    for (;;) {
-      if (!G.view) { await sleep(500); continue; }
-      const before = G.view.version;
-      try {
-        const v = await api("GET", `/api/games/${encodeURIComponent(G.id)}?svg=1&legal=1&after=${before}&wait=25`);
-        if (v.version > G.view.version) {
-          const fresh = v.log.filter((e) => e.n > G.view.actions && !v.you.includes(e.actor));
-          setView(v);
-          const words = [];
-          for (const e of fresh) for (const ev of e.events) words.push(ev.text);
-          if (words.length) announce(words.slice(-12).join(" "));
-        } else if (v.ai_thinking !== G.view.ai_thinking || v.ai_error !== G.view.ai_error) {
-          setView(v, { force: true });
-        }
-      } catch (e) {
-        await sleep(2000);
-      }
-    }
+  function pollLoop() {
+    return TyphoonUI.pollGame(G, page, "svg=1&legal=1", true);
   }
 
   // -- rendering -------------------------------------------------------------------------
@@ -246,12 +195,7 @@
     $("edition").textContent = v.title;
     $("rules").textContent = `Edition in force: ${v.rules}`;
     document.title = `Typhoon — ${v.title} — ${v.id}`;
-    let who;
-    if (!v.you.length) who = "Watching (no side)";
-    else if (v.you.length === 2) who = "Hot seat: you play both sides";
-    else who = `You play the ${cap(v.you[0])} side`;
-    const ai = Object.entries(v.ai).map(([s, l]) => `${cap(s)}: computer (${l})`).join(", ");
-    if (ai) who += ` · ${ai}`;
+    let who = whoText(v);
     if (v.mode === "remote") who += " · remote opponent";
     $("who").textContent = who;
     $("record-link").href = `/api/games/${encodeURIComponent(v.id)}/record`;
@@ -273,12 +217,7 @@
       turns.append(el("li", { class: cls, "aria-label": label, "aria-current": t.turn === v.turn ? "step" : false },
         `${t.turn}: ${t.label}${t.mud ? " (mud)" : ""}`));
     }
-    const phases = $("phases");
-    phases.innerHTML = "";
-    for (const p of v.phases) {
-      const now = p.key === v.phase.key && v.turn > 0;
-      phases.append(el("li", { class: `${p.side} ${now ? "now" : ""}`, "aria-current": now ? "step" : false }, p.name.replace(" phase", "")));
-    }
+    fillPhases(v);
     const st = $("status");
     st.innerHTML = "";
     const parts = [];
@@ -311,13 +250,7 @@
       return;
     }
     if (!canAct()) {
-      let msg;
-      const side = cap(v.to_move);
-      if (v.ai[v.to_move]) msg = `The computer (${v.ai[v.to_move]}) is playing the ${side} side…`;
-      else if (!v.you.length) msg = `Watching: ${side} to decide.`;
-      else msg = `Waiting for the ${side} player.`;
-      if (v.ai_error) msg += ` ${v.ai_error}`;
-      prompt.textContent = msg;
+      prompt.textContent = waitingText(v);
       if (v.can_undo) buttons.append(el("button", { type: "button", onclick: undo, text: "Undo (U)" }));
       fillDatalist();
       return;
@@ -770,21 +703,6 @@
     if (currentTurn) sel.value = String(currentTurn.step);
   }
 
-  function toggleReplay() {
-    if (G.replay) {
-      G.replay = null;
-      $("rp-controls").hidden = true;
-      $("rp-toggle").textContent = "Replay this game";
-      $("rp-info").textContent = "";
-      render();
-      announce("Back to the game.");
-    } else {
-      $("rp-controls").hidden = false;
-      $("rp-toggle").textContent = "Leave the replay";
-      replayGo(G.view.actions);
-    }
-  }
-
   // -- keyboard -----------------------------------------------------------------------------
 
   function moveFocus(dc, dr) {
@@ -852,16 +770,6 @@
 
   // -- start --------------------------------------------------------------------------------
 
-  function readToken() {
-    const m = /(?:^|[#&])t=([^&]+)/.exec(location.hash);
-    let t = m ? decodeURIComponent(m[1]) : null;
-    try {
-      if (t) localStorage.setItem("typhoon:token:" + G.id, t);
-      else t = localStorage.getItem("typhoon:token:" + G.id);
-    } catch (e) { /* private mode */ }
-    return t;
-  }
-
   function bind() {
     const board = $("board");
     board.addEventListener("click", (e) => {
@@ -888,16 +796,11 @@
       $("type-input").value = "";
       send([text]);
     });
-    $("rp-toggle").addEventListener("click", toggleReplay);
-    $("rp-first").addEventListener("click", () => replayGo(0));
-    $("rp-prev").addEventListener("click", () => replayGo(G.replay ? G.replay.step - 1 : 0));
-    $("rp-next").addEventListener("click", () => replayGo(G.replay ? G.replay.step + 1 : 0));
-    $("rp-last").addEventListener("click", () => replayGo(G.replay ? G.replay.total : 0));
-    $("rp-turn").addEventListener("change", (e) => replayGo(parseInt(e.target.value, 10)));
+    bindReplay(G, replayGo, render, announce);
   }
 
   async function init() {
-    G.token = readToken();
+    G.token = readToken(G.id);
     try { G.numbers = localStorage.getItem("typhoon:numbers") === "1"; } catch (e) { G.numbers = false; }
     $("numbers").checked = G.numbers;
     bind();

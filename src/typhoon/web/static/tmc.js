@@ -8,7 +8,8 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
-  const { el } = window.TyphoonUI;
+  const TyphoonUI = window.TyphoonUI;
+  const { el, cap, readToken, whoText, waitingText, fillPhases, bindReplay } = window.TyphoonUI;
   const SVGNS = "http://www.w3.org/2000/svg";
   // Actions that put a unit on a hex: chosen by selecting the unit, then clicking the hex.
   const MAP_KINDS = ["move", "railmove", "enter", "arrive", "relocate", "place", "retreat", "advance", "join"];
@@ -33,8 +34,6 @@
 
   // -- helpers ---------------------------------------------------------------------------
 
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
   const api = (method, path, body) => window.TyphoonUI.api(method, path, body, G.token);
   const gpath = (rest) => `/api/games/${encodeURIComponent(G.id)}${rest || ""}`;
 
@@ -285,50 +284,18 @@
     setView(v, { force: true });
   }
 
-  async function send(texts) {
-    if (G.busy || !canAct()) return;
-    G.busy = true;
-    showError("");
-    try {
-      const r = await api("POST", gpath("/actions"), { actions: texts, seen: G.view.version, legal: true });
-      setView(r.state);
-      const words = [];
-      for (const e of r.log) for (const ev of e.events) words.push(ev.text);
-      announce(words.join(" ") || "Done.");
-    } catch (e) {
-      if ((e.status === 409 || e.status === 403) && e.data && e.data.state) setView(e.data.state, { force: true });
-      showError(e.message);
-    } finally {
-      G.busy = false;
-    }
+  const page = { setView, announce, showError, canAct };
+
+  function send(texts) {
+    return TyphoonUI.sendActions(G, page, texts, { legal: true });
   }
 
-  async function undo() {
-    if (G.busy || !G.view || !G.view.can_undo) return;
-    G.busy = true;
-    try {
-      const r = await api("POST", gpath("/undo"), { seen: G.view.version, legal: true });
-      setView(r.state);
-      announce(`Undone: ${r.undone}.`);
-    } catch (e) {
-      if (e.status === 409 && e.data && e.data.state) setView(e.data.state, { force: true });
-      showError(e.message);
-    } finally {
-      G.busy = false;
-    }
+  function undo() {
+    return TyphoonUI.undoLast(G, page, { legal: true });
   }
 
-  async function pollLoop() {
-    for (;;) {
-      if (!G.view) { await sleep(500); continue; }
-      try {
-        const v = await api("GET", gpath(`?legal=1&after=${G.view.version}&wait=25`));
-        if (v.version > G.view.version) setView(v);
-        else if (v.ai_thinking !== G.view.ai_thinking || v.ai_error !== G.view.ai_error) setView(v, { force: true });
-      } catch (e) {
-        await sleep(2000);
-      }
-    }
+  function pollLoop() {
+    return TyphoonUI.pollGame(G, page, "legal=1", false);
   }
 
   // -- rendering ---------------------------------------------------------------------------
@@ -349,13 +316,7 @@
     $("edition").textContent = `${v.title} (RECONSTRUCTION)`;
     $("recon").textContent = v.reconstruction;
     document.title = `Typhoon — TMC scenario ${v.edition} — ${v.id}`;
-    let who;
-    if (!v.you.length) who = "Watching (no side)";
-    else if (v.you.length === 2) who = "Hot seat: you play both sides";
-    else who = `You play the ${cap(v.you[0])} side`;
-    const ai = Object.entries(v.ai).map(([s, l]) => `${cap(s)}: computer (${l})`).join(", ");
-    if (ai) who += ` · ${ai}`;
-    $("who").textContent = who;
+    $("who").textContent = whoText(v);
     $("record-link").href = gpath("/record");
     const share = $("share");
     share.innerHTML = "";
@@ -376,12 +337,7 @@
       st.append(el("br"), el("span", { class: `side-${tm}`, id: "to-move" }, tm === "chance" ? "Die roll due" : `${cap(tm)} to decide`));
     }
     $("rules").textContent = `In force: ${v.rules}`;
-    const phases = $("phases");
-    phases.innerHTML = "";
-    for (const p of v.phases) {
-      const now = p.key === v.phase.key && v.turn > 0;
-      phases.append(el("li", { class: `${p.side} ${now ? "now" : ""}`, "aria-current": now ? "step" : false }, p.name.replace(" phase", "")));
-    }
+    fillPhases(v);
   }
 
   function actionButton(a, extra) {
@@ -403,13 +359,7 @@
       return;
     }
     if (!canAct()) {
-      const side = cap(v.to_move);
-      let msg;
-      if (v.ai[v.to_move]) msg = `The computer (${v.ai[v.to_move]}) is playing the ${side} side…`;
-      else if (!v.you.length) msg = `Watching: ${side} to decide.`;
-      else msg = `Waiting for the ${side} player.`;
-      if (v.ai_error) msg += ` ${v.ai_error}`;
-      prompt.textContent = msg;
+      prompt.textContent = waitingText(v);
       if (v.can_undo) buttons.append(el("button", { type: "button", onclick: undo, text: "Undo (U)" }));
       return;
     }
@@ -646,12 +596,7 @@
       else return;
       e.preventDefault();
     });
-    $("rp-toggle").addEventListener("click", toggleReplay);
-    $("rp-first").addEventListener("click", () => replayGo(0));
-    $("rp-prev").addEventListener("click", () => replayGo(G.replay ? G.replay.step - 1 : 0));
-    $("rp-next").addEventListener("click", () => replayGo(G.replay ? G.replay.step + 1 : 0));
-    $("rp-last").addEventListener("click", () => replayGo(G.replay ? G.replay.total : 0));
-    $("rp-turn").addEventListener("change", (e) => replayGo(parseInt(e.target.value, 10)));
+    bindReplay(G, replayGo, render, announce);
     $("type-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const text = $("type-input").value.trim();
@@ -707,33 +652,8 @@
     if (now) sel.value = String(now.step);
   }
 
-  function toggleReplay() {
-    if (G.replay) {
-      G.replay = null;
-      $("rp-controls").hidden = true;
-      $("rp-toggle").textContent = "Replay this game";
-      $("rp-info").textContent = "";
-      render();
-      announce("Back to the game.");
-    } else {
-      $("rp-controls").hidden = false;
-      $("rp-toggle").textContent = "Leave the replay";
-      replayGo(G.view.actions);
-    }
-  }
-
-  function readToken() {
-    const m = /(?:^|[#&])t=([^&]+)/.exec(location.hash);
-    let t = m ? decodeURIComponent(m[1]) : null;
-    try {
-      if (t) localStorage.setItem("typhoon:token:" + G.id, t);
-      else t = localStorage.getItem("typhoon:token:" + G.id);
-    } catch (e) { /* private mode */ }
-    return t;
-  }
-
   async function init() {
-    G.token = readToken();
+    G.token = readToken(G.id);
     bind();
     try {
       await load();
