@@ -31,6 +31,7 @@ from typhoon.ai.combat import (
 from typhoon.ai.movement import MovePlan, move_action, plan_moves
 from typhoon.ai.replacements import choose_replacement
 from typhoon.ai.scoring import GermanScorer, SovietScorer, Weights
+from typhoon.ai.tmc import is_tmc
 from typhoon.games.bfm import movement_phase
 from typhoon.games.bfm.actions import END, Action, Attack, Move, Place, SetupStandard
 from typhoon.games.bfm.preview import preview_units
@@ -55,7 +56,8 @@ def scorer_for(s: State, w: Weights | None = None) -> GermanScorer | SovietScore
 
 class HeuristicPlayer:
     """Plays by rules of thumb; ``noise`` (standard deviation, in strength points) makes it
-    vary its choices, for diverse training games or search roll-outs."""
+    vary its choices, for diverse training games or search roll-outs. Moscow Campaign
+    positions are handed to :meth:`make_tmc_player`'s player (typhoon.ai.tmc)."""
 
     def __init__(
         self,
@@ -75,13 +77,27 @@ class HeuristicPlayer:
         self._move_plan: tuple[PlanKey, MovePlan] | None = None
         self._attack_plan: tuple[PlanKey, AttackPlan] | None = None
         self._why = "No decision yet."
+        self._tmc: Any = None  # the Moscow Campaign player this level hands TMC positions to
 
     # -- the Player protocol ---------------------------------------------------------------
 
     def choose(self, state: Any, actions: Sequence[Any]) -> Any:
-        a, why = self.decide(state, actions)
+        if is_tmc(state):
+            if self._tmc is None:
+                self._tmc = self.make_tmc_player()
+            a, why = self._tmc.decide(state, actions)
+        else:
+            a, why = self.decide(state, actions)
         self._why = why
         return a
+
+    def make_tmc_player(self) -> Any:
+        """This level's player for The Moscow Campaign (typhoon.ai.tmc)."""
+        from typhoon.ai.tmc.heuristic import TmcHeuristic
+
+        return TmcHeuristic(
+            self.rng.randrange(2**31), name=self.name, noise=self.noise, explain=self.explaining
+        )
 
     def explain(self) -> str:
         return self._why

@@ -92,6 +92,16 @@ class SearchPlayer(HeuristicPlayer):
         self.search_seconds = 0.0
         self._last_report: SearchReport | None = None
 
+    def make_tmc_player(self) -> Any:
+        """The Moscow Campaign search with this level's budget scaled (typhoon.ai.tmc.search)."""
+        from typhoon.ai.tmc.search import TmcSearch, tmc_config
+
+        cfg = self.config
+        seed = self.rng.randrange(2**31)
+        return TmcSearch(
+            seed, name=self.name, config=tmc_config(cfg.rollouts, cfg.candidates, cfg.time_limit)
+        )
+
     # -- plans: searched instead of taken from the heuristic ---------------------------------
 
     def make_movement_plan(self, s: State) -> MovePlan:
