@@ -1,4 +1,5 @@
-"""``typhoon soak``: many random games with every invariant checked after every step."""
+"""``typhoon soak``: many random games with every invariant checked after every step (and, for
+The Moscow Campaign, supply cross-checked by a plain search at every phase)."""
 
 from __future__ import annotations
 
@@ -33,18 +34,37 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run)
 
 
+# Slower checks run once per phase rather than after every action: The Moscow Campaign's supply
+# (§11) recomputed unit by unit by a plain search and compared with the engine's.
+_PHASE_CHECKS = {"tmc": ("typhoon.games.tmc.supply_check", "supply_problems")}
+
+
 def _problems(game: str) -> Callable[[Any], list[str]]:
     mod = importlib.import_module(f"typhoon.games.{game}.invariants")
     fn: Callable[[Any], list[str]] = mod.problems
     return fn
 
 
+def _phase_problems(game: str) -> Callable[[Any], list[str]] | None:
+    if game not in _PHASE_CHECKS:
+        return None
+    mod_name, name = _PHASE_CHECKS[game]
+    fn: Callable[[Any], list[str]] = getattr(importlib.import_module(mod_name), name)
+    return fn
+
+
 def soak_game(seed: int, edition: str, game: str = "bfm") -> tuple[str, int]:
     """One random game with checks; returns (result, actions). Raises AssertionError."""
     problems = _problems(game)
+    step_problems: Callable[[Any, Any], list[str]] | None = getattr(
+        importlib.import_module(f"typhoon.games.{game}.invariants"), "vp_problems", None
+    )
+    phase_problems = _phase_problems(game)
     rng = random.Random(seed)
     g = Game(game, edition=edition, seed=seed)
+    phase: tuple[int, int] | None = None
     while not g.is_over:
+        before = g.state
         if g.current_player() == -1:
             g.roll()
         else:
@@ -55,6 +75,11 @@ def soak_game(seed: int, edition: str, game: str = "bfm") -> tuple[str, int]:
                 raise AssertionError(f"a phase could end with two units in one hex: {g.position()}")
             g.play(acts[rng.randrange(len(acts))])
         bad = problems(g.state)
+        if step_problems is not None:
+            bad += step_problems(before, g.state)
+        if phase_problems is not None and (g.state.turn, g.state.phase) != phase:
+            phase = (g.state.turn, g.state.phase)
+            bad += phase_problems(g.state)
         if bad:
             raise AssertionError("; ".join(bad) + f" at {g.position()}")
     replayed = Record.from_text(g.to_record().to_text()).replay()
