@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
@@ -33,8 +34,7 @@ def test_supply_at_scenario_start_without_units(tmap: TmcMap, line: str) -> None
     t0 = time.perf_counter()
     ger = supply.german_supply_on_map(tmap, repaired_german=rep, cut=0, soviet_occ=0)
     t1 = time.perf_counter()
-    sov = supply.soviet_supply_on_map(
-        tmap,
+    empty_map: dict[str, Any] = dict(
         normal=normal,
         repaired_soviet=0,
         cut=0,
@@ -44,19 +44,9 @@ def test_supply_at_scenario_start_without_units(tmap: TmcMap, line: str) -> None
         soviet_occ=0,
         start_line=line,
     )
+    sov = supply.soviet_supply_on_map(tmap, **empty_map)
     t2 = time.perf_counter()
-    strict = supply.soviet_supply_on_map(
-        tmap,
-        normal=normal,
-        repaired_soviet=0,
-        cut=0,
-        destroyed=destroyed,
-        german_occ=0,
-        german_zoc_units=0,
-        soviet_occ=0,
-        start_line=line,
-        west_of_start_line="strict",
-    )
+    strict = supply.soviet_supply_on_map(tmap, **empty_map, west_of_start_line="strict")
     far = victory.far_west_hexes(tmap.grid, tmap.start_lines[line], tmap.west_of[line])
     print(
         f"\n{line}: German repaired rail {rep.bit_count()} (connected {ger.rail.bit_count()}), German "

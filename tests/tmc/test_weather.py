@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import copy
-import json
 from fractions import Fraction
 
 import pytest
 
+from typhoon.datafile import read_package_json
 from typhoon.errors import DataError
 from typhoon.games.tmc import weather as w
 
@@ -82,8 +82,7 @@ def test_turn_outside_the_game_is_refused() -> None:
 
 
 def _raw() -> dict:  # type: ignore[type-arg]
-    path = w._data_path("weather.json")
-    return json.loads(path.read_text("utf-8"))
+    return read_package_json("typhoon.games.tmc", "weather.json")  # type: ignore[no-any-return]
 
 
 def test_data_file_has_seed_provenance() -> None:

@@ -4,6 +4,9 @@
 - :mod:`typhoon.env.actions`: the fixed-size integer action space and exact masks (numpy)
 - :mod:`typhoon.env.observation`: the observation tensor (numpy)
 - :mod:`typhoon.env.bfm_v0`: PettingZoo AEC environment (``bfm_v0.env()``)
+- shared by both games: :mod:`typhoon.env.match` (the match: state, seeded dice, cached
+  codes), :mod:`typhoon.env.aec` (the PettingZoo AEC base), :mod:`typhoon.env.bitplanes`
+  (hex bitsets as observation planes)
 - :mod:`typhoon.env.gym_env`: Gymnasium single-agent wrapper against a bundled player
 - :mod:`typhoon.env.openspiel_game`: the OpenSpiel games ``python_typhoon_bfm`` and
   ``python_typhoon_tmc``

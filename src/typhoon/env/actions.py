@@ -43,6 +43,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -171,8 +172,21 @@ def via_table(
     return tuple(sorted(out))
 
 
+class BlockLayout:
+    """Mixin for both games' action layouts: the integer space is cut into named blocks."""
+
+    blocks: dict[str, tuple[int, int]]  # name -> (first code, number of codes)
+    size: int
+
+    def block_of(self, code: int) -> str:
+        for name, (start, n) in self.blocks.items():
+            if start <= code < start + n:
+                return name
+        raise EncodingError(f"action code {code} is outside 0..{self.size - 1}")
+
+
 @dataclass(frozen=True)
-class Layout:
+class Layout(BlockLayout):
     """Where each kind of action lives in the integer space (see the module docstring)."""
 
     units: tuple[str, ...]
@@ -182,12 +196,6 @@ class Layout:
     via_offset: tuple[int, ...]
     blocks: dict[str, tuple[int, int]]  # name -> (first code, number of codes)
     size: int
-
-    def block_of(self, code: int) -> str:
-        for name, (start, n) in self.blocks.items():
-            if start <= code < start + n:
-                return name
-        raise EncodingError(f"action code {code} is outside 0..{self.size - 1}")
 
 
 def _build_layout() -> Layout:
@@ -266,9 +274,44 @@ assert ROLL == 0  # OpenSpiel chance outcome ids are the die codes
 # -- per-edition codec -----------------------------------------------------------------------
 
 
-class ActionCodec:
+class MaskedCodec:
+    """What both games' action codecs share: the mask and the checked lookup of a legal
+    code. A codec sets ``size``, ``legal_codes`` and its engine's ``_legal_actions``."""
+
+    size: int
+
+    @staticmethod
+    def _legal_actions(s: Any, /) -> Sequence[Any]:
+        raise NotImplementedError
+
+    def legal_codes(self, s: Any) -> npt.NDArray[np.int64]:
+        raise NotImplementedError
+
+    def mask(self, s: Any) -> npt.NDArray[np.int8]:
+        """The legal-action mask (int8, 1 = legal) of state ``s``."""
+        m = np.zeros(self.size, dtype=np.int8)
+        m[self.legal_codes(s)] = 1
+        return m
+
+    def legal_action(self, s: Any, code: int, codes: npt.NDArray[np.int64] | None = None) -> Any:
+        """The legal action of ``s`` with this code; EncodingError if none is. ``codes``:
+        ``legal_codes(s)``, if already at hand."""
+        code = int(code)
+        if 0 <= code < self.size:
+            if codes is None:
+                codes = self.legal_codes(s)
+            hit = np.flatnonzero(codes == code)
+            if len(hit):
+                return self._legal_actions(s)[int(hit[0])]
+        raise EncodingError(f"action code {code} is not legal here")
+
+
+class ActionCodec(MaskedCodec):
     """Encodes and decodes the actions of one ruleset (edition + options) in the common
     space. Build with :func:`codec_for`; one codec is shared by every state of its rules."""
+
+    size = NUM_ACTIONS
+    _legal_actions = staticmethod(legal_actions)
 
     def __init__(self, rules: Rules):
         self.rules = rules
@@ -521,24 +564,6 @@ class ActionCodec:
                 self._via_codes.clear()
             code = self._via_codes[a] = self._encode(None, a)
         return code
-
-    def mask(self, s: State) -> npt.NDArray[np.int8]:
-        """The legal-action mask (int8, 1 = legal) of state ``s``."""
-        m = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        m[self.legal_codes(s)] = 1
-        return m
-
-    def legal_action(self, s: State, code: int, codes: npt.NDArray[np.int64] | None = None) -> Action:
-        """The legal action of ``s`` with this code; EncodingError if none is. ``codes``:
-        ``legal_codes(s)``, if already at hand."""
-        code = int(code)
-        if 0 <= code < NUM_ACTIONS:
-            if codes is None:
-                codes = self.legal_codes(s)
-            hit = np.flatnonzero(codes == code)
-            if len(hit):
-                return legal_actions(s)[int(hit[0])]
-        raise EncodingError(f"action code {code} is not legal here")
 
     def text(self, s: State, code: int) -> str:
         """The engine notation of the action with this code (e.g. 'move XXIV 0204-0405')."""

@@ -22,8 +22,10 @@ import numpy as np
 Figures = list[tuple[str, object]]
 
 
-def _random_play(env: Any, seconds: float, seed: int) -> tuple[int, float, int]:
-    """Random masked play on a PettingZoo env for about ``seconds``: (steps, seconds, games)."""
+def _random_play(env: Any, seconds: float, seed: int, mid_game: bool = False) -> tuple[int, float, int]:
+    """Random masked play on a PettingZoo env for about ``seconds``: (steps, seconds, games).
+    ``mid_game``: stop as soon as the time is up rather than at the end of a game (a TMC game
+    is long)."""
     rng = random.Random(seed)
     steps = games = 0
     t0 = time.perf_counter()
@@ -37,6 +39,8 @@ def _random_play(env: Any, seconds: float, seed: int) -> tuple[int, float, int]:
             legal = obs["action_mask"].view(np.bool_).nonzero()[0]
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
+            if mid_game and time.perf_counter() - t0 >= seconds:
+                return steps, time.perf_counter() - t0, games
         games += 1
     return steps, time.perf_counter() - t0, games
 
@@ -51,27 +55,6 @@ def pettingzoo_steps(
     return _random_play(env, seconds, seed)
 
 
-def _random_steps(env: Any, seconds: float, seed: int) -> tuple[int, float, int]:
-    """Random masked play for about ``seconds``, stopping mid-game: (steps, seconds, games)."""
-    rng = random.Random(seed)
-    steps = games = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        env.reset(seed=seed + games)
-        for _agent in env.agent_iter():
-            obs, _reward, termination, truncation, _info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].view(np.bool_).nonzero()[0]
-            env.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-            if time.perf_counter() - t0 >= seconds:
-                return steps, time.perf_counter() - t0, games
-        games += 1
-    return steps, time.perf_counter() - t0, games
-
-
 def tmc_pettingzoo_steps(
     seconds: float, scenario: str = "1", seed: int = 0, raw: bool = False
 ) -> tuple[int, float, int]:
@@ -79,7 +62,7 @@ def tmc_pettingzoo_steps(
     from typhoon.env import tmc_v0
 
     env = tmc_v0.raw_env(scenario=scenario) if raw else tmc_v0.env(scenario=scenario)
-    return _random_steps(env, seconds, seed)
+    return _random_play(env, seconds, seed, mid_game=True)
 
 
 def tmc_figures(seconds: float) -> Figures:
@@ -116,14 +99,14 @@ def step_parts(seconds: float, edition: str = "gdw1986", seed: int = 20_000) -> 
 
         return run
 
-    original = core.apply_unchecked
-    core.apply_unchecked = timed("engine", original)  # type: ignore[assignment]
+    original = core.Match._apply
+    core.Match._apply = staticmethod(timed("engine", original))  # type: ignore[method-assign,assignment]
     match.legal_codes = timed("mask", match.legal_codes)  # type: ignore[method-assign]
     match.observe = timed("observation", match.observe)  # type: ignore[method-assign]
     try:
         steps, total, _games = _random_play(env, seconds, seed)
     finally:
-        core.apply_unchecked = original  # type: ignore[assignment]
+        core.Match._apply = staticmethod(original)  # type: ignore[method-assign,assignment]
     out = {k: v / steps * 1e6 for k, v in spent.items()}
     out["rest"] = total / steps * 1e6 - sum(out.values())
     return out

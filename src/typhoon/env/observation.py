@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from typhoon.env.actions import NUM_HEXES, PAD_COLS, PAD_ROWS, ActionCodec, codec_for
+from typhoon.env.bitplanes import BitPlanes
 from typhoon.games.bfm.flow import reinforcement_due
 from typhoon.games.bfm.movement_phase import movable
 from typhoon.games.bfm.rules import GERMAN, RESULTS, SOVIET, Rules
@@ -90,7 +91,7 @@ FIRST_GLOBAL = CH["turn_0"]
 OBS_SHAPE = (NUM_CHANNELS, PAD_COLS, PAD_ROWS)
 
 
-class ObservationCodec:
+class ObservationCodec(BitPlanes):
     """Builds observation tensors for the states of one ruleset. Use :func:`obs_codec_for`."""
 
     def __init__(self, rules: Rules):
@@ -166,25 +167,6 @@ class ObservationCodec:
         self.g_due = CH["reinforcement_due"] - first
         self.g_arrived = CH["first_shock_arrived"] - first
         self.g_off = CH["off_map_german"] - first
-
-    def bits(self, mask: int) -> npt.NDArray[np.uint8]:
-        """A hex bitset of this edition as a 0/1 vector over the padded slots."""
-        raw = np.unpackbits(
-            np.frombuffer(mask.to_bytes(self.nbytes, "little"), dtype=np.uint8), bitorder="little"
-        )
-        return raw[self.gather]
-
-    def _hex_planes(self, masks: list[int]) -> npt.NDArray[np.uint8]:
-        """Several hex bitsets at once, as rows of 0/1 over the padded slots."""
-        nb = self.nbytes
-        shift = nb * 8
-        big = 0
-        for i, m in enumerate(masks):
-            big |= m << (i * shift)
-        raw = np.unpackbits(
-            np.frombuffer(big.to_bytes(nb * len(masks), "little"), dtype=np.uint8), bitorder="little"
-        )
-        return raw.reshape(len(masks), shift)[:, self.gather]
 
     def observe(self, s: State, observer: int) -> npt.NDArray[np.float32]:
         """The observation of ``s`` for player ``observer`` (0 German, 1 Soviet), a fresh

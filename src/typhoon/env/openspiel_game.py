@@ -30,7 +30,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 from typhoon.env.actions import NUM_ACTIONS, ActionCodec, EncodingError, codec_for
 from typhoon.env.core import RESULT_SCORE
 from typhoon.env.observation import OBS_SHAPE, ObservationCodec, obs_codec_for
-from typhoon.games.bfm.actions import ROLLS, Action
+from typhoon.games.bfm.actions import ROLLS
 from typhoon.games.bfm.engine import apply_unchecked, legal_actions, new_game
 from typhoon.games.bfm.notation import action_to_text, position_to_text
 from typhoon.games.bfm.rules import DEFAULT_EDITION, Rules, load_rules
@@ -45,22 +45,41 @@ GAME_NAME = "python_typhoon_bfm"
 # seven turns: 7 * 392 + 39 = 2783.
 MAX_GAME_LENGTH = 3000
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="Typhoon: Battle for Moscow",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"edition": DEFAULT_EDITION, "options": ""},
-)
+
+def _game_type(short_name: str, long_name: str, params: dict[str, Any]) -> Any:
+    """Both games' OpenSpiel type: sequential, explicit dice, perfect information, zero sum,
+    terminal rewards, observation tensors and strings."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
+def _game_info(num_actions: int, max_game_length: int) -> Any:
+    return pyspiel.GameInfo(
+        num_distinct_actions=num_actions,
+        max_chance_outcomes=6,
+        num_players=2,
+        min_utility=-1.0,
+        max_utility=1.0,
+        utility_sum=0.0,
+        max_game_length=max_game_length,
+    )
+
+
+_GAME_TYPE = _game_type(GAME_NAME, "Typhoon: Battle for Moscow", {"edition": DEFAULT_EDITION, "options": ""})
 
 
 def _parse_options(text: str) -> dict[str, str]:
@@ -99,46 +118,60 @@ class _Ref:
         return self._codes
 
 
-class BfmGame(pyspiel.Game):  # type: ignore[misc]
-    def __init__(self, params: dict[str, Any] | None = None):
-        params = dict(params or {})
-        edition = str(params.get("edition", DEFAULT_EDITION))
-        options = _parse_options(str(params.get("options", "")))
-        self.rules: Rules = load_rules(edition, options)
-        self.codec: ActionCodec = codec_for(self.rules)
-        self.obs_codec: ObservationCodec = obs_codec_for(self.rules)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=6,
-            num_players=2,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
-            max_game_length=MAX_GAME_LENGTH,
-        )
-        super().__init__(_GAME_TYPE, info, {"edition": edition, "options": str(params.get("options", ""))})
+class _GameBase(pyspiel.Game):  # type: ignore[misc]
+    """What both games share: rules, codecs and the observer."""
 
-    def new_initial_state(self) -> BfmState:
-        return BfmState(self)
+    rules: Any
+    codec: Any
+    obs_codec: Any
+    obs_shape: tuple[int, ...]
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
-            return BfmObserver(self, params)
+            return _Observer(self, params)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-class BfmState(pyspiel.State):  # type: ignore[misc]
-    def __init__(self, game: BfmGame, engine_state: State | None = None):
-        super().__init__(game)
-        s = engine_state if engine_state is not None else new_game(rules=game.rules)
-        self._ref = _Ref(s, game.codec, game.obs_codec)
+class _StateBase(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state over an immutable engine state (held in a :class:`_Ref`). A game's
+    state names its engine's dice, apply, legal actions and notation."""
+
+    _ref: _Ref
+
+    @staticmethod
+    def _rolls() -> Any:
+        raise NotImplementedError
+
+    @staticmethod
+    def _apply(state: Any, action: Any, /) -> Any:
+        raise NotImplementedError
+
+    @staticmethod
+    def _legal(state: Any, /) -> Any:
+        raise NotImplementedError
+
+    @staticmethod
+    def _position_text(state: Any, /) -> str:
+        raise NotImplementedError
+
+    def _code_text(self, code: int) -> str:
+        raise NotImplementedError
+
+    def _cut(self) -> bool:
+        """Whether the game was cut short (``max_moves``)."""
+        return False
+
+    def _moved(self) -> None:
+        """Called after each action, chance included."""
 
     @property
-    def engine_state(self) -> State:
+    def engine_state(self) -> Any:
         """The engine state (immutable)."""
         return self._ref.state
 
     def current_player(self) -> int:
+        if self._cut():
+            return int(pyspiel.PlayerId.TERMINAL)
         p = self._ref.state.current_player()
         if p == CHANCE:
             return int(pyspiel.PlayerId.CHANCE)
@@ -148,7 +181,7 @@ class BfmState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         s = self._ref.state
-        if s.result is not None or player != s.current_player():
+        if s.result is not None or self._cut() or player != s.current_player():
             return []
         return sorted(self._ref.codes().tolist())
 
@@ -158,69 +191,99 @@ class BfmState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         ref = self._ref
         s = ref.state
-        a: Action = ROLLS[int(action)] if s.is_chance else ref.codec.legal_action(s, action, ref.codes())
-        self._ref = _Ref(apply_unchecked(s, a), ref.codec, ref.obs_codec)
+        a = self._rolls()[int(action)] if s.is_chance else ref.codec.legal_action(s, action, ref.codes())
+        self._ref = _Ref(self._apply(s, a), ref.codec, ref.obs_codec)
+        self._moved()
 
     def _action_to_string(self, player: int, action: int) -> str:
         s = self._ref.state
         if player == int(pyspiel.PlayerId.CHANCE) or s.is_chance:
             return f"roll {int(action) + 1}"
         try:
-            return action_to_text(self._ref.codec.decode(s, int(action)))
+            return self._code_text(int(action))
         except EncodingError:  # a code that means nothing here (asked about another state)
             return f"action {int(action)}"
 
     def is_terminal(self) -> bool:
-        return self._ref.state.result is not None
+        return self._ref.state.result is not None or self._cut()
+
+    def legal_engine_actions(self) -> list[Any]:
+        return list(self._legal(self._ref.state))
+
+    def __str__(self) -> str:
+        return str(self._position_text(self._ref.state))
+
+
+class _Observer:
+    """Observer (OpenSpiel's PyObserver interface): the game's observation tensor and the
+    engine's position text."""
+
+    def __init__(self, game: _GameBase, params: Any):
+        if params:
+            raise ValueError(f"observation parameters not supported: {params}")
+        self._codec = game.obs_codec
+        shape = game.obs_shape
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: _StateBase, player: int) -> None:
+        self.tensor[:] = self._codec.observe(state.engine_state, player).reshape(-1)
+
+    def string_from(self, state: _StateBase, player: int) -> str:
+        return f"p{player} " + state._position_text(state.engine_state)
+
+
+class BfmGame(_GameBase):
+    def __init__(self, params: dict[str, Any] | None = None):
+        params = dict(params or {})
+        edition = str(params.get("edition", DEFAULT_EDITION))
+        options = _parse_options(str(params.get("options", "")))
+        self.rules: Rules = load_rules(edition, options)
+        self.codec: ActionCodec = codec_for(self.rules)
+        self.obs_codec: ObservationCodec = obs_codec_for(self.rules)
+        self.obs_shape = OBS_SHAPE
+        info = _game_info(NUM_ACTIONS, MAX_GAME_LENGTH)
+        super().__init__(_GAME_TYPE, info, {"edition": edition, "options": str(params.get("options", ""))})
+
+    def new_initial_state(self) -> BfmState:
+        return BfmState(self)
+
+
+class BfmState(_StateBase):
+    _rolls = staticmethod(lambda: ROLLS)
+    _apply = staticmethod(apply_unchecked)
+    _legal = staticmethod(legal_actions)
+    _position_text = staticmethod(position_to_text)
+
+    def __init__(self, game: BfmGame, engine_state: State | None = None):
+        super().__init__(game)
+        s = engine_state if engine_state is not None else new_game(rules=game.rules)
+        self._ref = _Ref(s, game.codec, game.obs_codec)
+
+    @property
+    def engine_state(self) -> State:
+        """The engine state (immutable)."""
+        return self._ref.state  # type: ignore[no-any-return]
+
+    def _code_text(self, code: int) -> str:
+        return action_to_text(self._ref.codec.decode(self._ref.state, code))
 
     def returns(self) -> list[float]:
         r = self._ref.state.result
         return list(RESULT_SCORE[r]) if r is not None else [0.0, 0.0]
 
-    def legal_engine_actions(self) -> list[Any]:
-        return list(legal_actions(self._ref.state))
 
-    def __str__(self) -> str:
-        return position_to_text(self._ref.state)
-
-
-class BfmObserver:
-    """Observer (OpenSpiel's PyObserver interface): the observation tensor of
-    :mod:`typhoon.env.observation` and the engine's position text."""
-
-    def __init__(self, game: BfmGame, params: Any):
-        if params:
-            raise ValueError(f"observation parameters not supported: {params}")
-        self._codec = game.obs_codec
-        self.tensor = np.zeros(int(np.prod(OBS_SHAPE)), np.float32)
-        self.dict = {"observation": self.tensor.reshape(OBS_SHAPE)}
-
-    def set_from(self, state: BfmState, player: int) -> None:
-        self.tensor[:] = self._codec.observe(state.engine_state, player).reshape(-1)
-
-    def string_from(self, state: BfmState, player: int) -> str:
-        return f"p{player} " + position_to_text(state.engine_state)
+BfmObserver = _Observer
 
 
 # -- The Moscow Campaign ------------------------------------------------------------------------
 
 TMC_GAME_NAME = "python_typhoon_tmc"
 
-_TMC_GAME_TYPE = pyspiel.GameType(
-    short_name=TMC_GAME_NAME,
-    long_name="Typhoon: The Moscow Campaign",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"scenario": 1, "options": "", "reward": "win", "max_moves": 0},
+_TMC_GAME_TYPE = _game_type(
+    TMC_GAME_NAME,
+    "Typhoon: The Moscow Campaign",
+    {"scenario": 1, "options": "", "reward": "win", "max_moves": 0},
 )
 
 
@@ -234,7 +297,7 @@ def tmc_max_game_length(rules: Any) -> int:
     return 2 + n + turns * n * (3 * 300 + 40)
 
 
-class TmcGame(pyspiel.Game):  # type: ignore[misc]
+class TmcGame(_GameBase):
     """``python_typhoon_tmc(scenario=1,options=...,reward=win|level,max_moves=0)``.
     ``max_moves`` > 0 ends the game (returns 0, 0) after that many actions, chance included:
     for tests and short rollouts."""
@@ -260,18 +323,9 @@ class TmcGame(pyspiel.Game):  # type: ignore[misc]
         length = tmc_max_game_length(self.rules)
         if self.max_moves > 0:
             length = min(length, self.max_moves)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=self.codec.size,
-            max_chance_outcomes=6,
-            num_players=2,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
-            max_game_length=length,
-        )
         super().__init__(
             _TMC_GAME_TYPE,
-            info,
+            _game_info(self.codec.size, length),
             {
                 "scenario": int(scenario),
                 "options": str(params.get("options", "")),
@@ -283,13 +337,37 @@ class TmcGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> TmcState:
         return TmcState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
-        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
-            return TmcObserver(self, params)
-        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+def _tmc_rolls() -> Any:
+    from typhoon.games.tmc.actions import ROLLS as TMC_ROLLS
+
+    return TMC_ROLLS
 
 
-class TmcState(pyspiel.State):  # type: ignore[misc]
+def _tmc_apply(state: Any, action: Any) -> Any:
+    from typhoon.games.tmc.engine import apply_unchecked as tmc_apply
+
+    return tmc_apply(state, action)
+
+
+def _tmc_legal(state: Any) -> Any:
+    from typhoon.games.tmc.engine import legal_actions as tmc_legal_actions
+
+    return tmc_legal_actions(state)
+
+
+def _tmc_position_text(state: Any) -> str:
+    from typhoon.games.tmc.notation import position_to_text as tmc_position_to_text
+
+    return str(tmc_position_to_text(state))
+
+
+class TmcState(_StateBase):
+    _rolls = staticmethod(_tmc_rolls)
+    _apply = staticmethod(_tmc_apply)
+    _legal = staticmethod(_tmc_legal)
+    _position_text = staticmethod(_tmc_position_text)
+
     def __init__(self, game: TmcGame):
         from typhoon.games.tmc.engine import new_game as tmc_new_game
 
@@ -299,52 +377,14 @@ class TmcState(pyspiel.State):  # type: ignore[misc]
         self._max_moves = game.max_moves
         self._moves = 0
 
-    @property
-    def engine_state(self) -> Any:
-        return self._ref.state
-
     def _cut(self) -> bool:
         return 0 < self._max_moves <= self._moves
 
-    def current_player(self) -> int:
-        s = self._ref.state
-        if s.result is not None or self._cut():
-            return int(pyspiel.PlayerId.TERMINAL)
-        p = s.current_player()
-        if p == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        return int(p)
-
-    def _legal_actions(self, player: int) -> list[int]:
-        s = self._ref.state
-        if s.result is not None or self._cut() or player != s.current_player():
-            return []
-        return sorted(self._ref.codes().tolist())
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(d, 1.0 / 6.0) for d in range(6)]
-
-    def _apply_action(self, action: int) -> None:
-        from typhoon.games.tmc.actions import ROLLS as TMC_ROLLS
-        from typhoon.games.tmc.engine import apply_unchecked as tmc_apply
-
-        ref = self._ref
-        s = ref.state
-        a = TMC_ROLLS[int(action)] if s.is_chance else ref.codec.legal_action(s, action, ref.codes())
-        self._ref = _Ref(tmc_apply(s, a), ref.codec, ref.obs_codec)
+    def _moved(self) -> None:
         self._moves += 1
 
-    def _action_to_string(self, player: int, action: int) -> str:
-        s = self._ref.state
-        if player == int(pyspiel.PlayerId.CHANCE) or s.is_chance:
-            return f"roll {int(action) + 1}"
-        try:
-            return str(self._ref.codec.text(s, int(action)))
-        except EncodingError:
-            return f"action {int(action)}"
-
-    def is_terminal(self) -> bool:
-        return self._ref.state.result is not None or self._cut()
+    def _code_text(self, code: int) -> str:
+        return str(self._ref.codec.text(self._ref.state, code))
 
     def returns(self) -> list[float]:
         from typhoon.env.tmc_v0 import LEVEL_SCORE
@@ -357,35 +397,8 @@ class TmcState(pyspiel.State):  # type: ignore[misc]
             return [g, -g]
         return list(RESULT_SCORE[s.result])
 
-    def legal_engine_actions(self) -> list[Any]:
-        from typhoon.games.tmc.engine import legal_actions as tmc_legal_actions
 
-        return list(tmc_legal_actions(self._ref.state))
-
-    def __str__(self) -> str:
-        from typhoon.games.tmc.notation import position_to_text as tmc_position_to_text
-
-        return str(tmc_position_to_text(self._ref.state))
-
-
-class TmcObserver:
-    """Observer: the planes of :mod:`typhoon.env.tmc_observation` and the position text."""
-
-    def __init__(self, game: TmcGame, params: Any):
-        if params:
-            raise ValueError(f"observation parameters not supported: {params}")
-        self._codec = game.obs_codec
-        shape = game.obs_shape
-        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
-        self.dict = {"observation": self.tensor.reshape(shape)}
-
-    def set_from(self, state: TmcState, player: int) -> None:
-        self.tensor[:] = self._codec.observe(state.engine_state, player).reshape(-1)
-
-    def string_from(self, state: TmcState, player: int) -> str:
-        from typhoon.games.tmc.notation import position_to_text as tmc_position_to_text
-
-        return f"p{player} " + tmc_position_to_text(state.engine_state)
+TmcObserver = _Observer
 
 
 def register() -> None:

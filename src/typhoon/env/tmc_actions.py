@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from typhoon.env.actions import EncodingError
+from typhoon.env.actions import BlockLayout, EncodingError, MaskedCodec
 from typhoon.games.tmc.actions import (
     END,
     ROLLS,
@@ -89,7 +89,7 @@ from typhoon.games.tmc.actions import (
 from typhoon.games.tmc.engine import legal_actions
 from typhoon.games.tmc.rules import GERMAN, KG_MA, SOVIET, Rules
 from typhoon.games.tmc.state import State
-from typhoon.hexgrid import HexGrid
+from typhoon.hexgrid import HexGrid, bit_list
 
 NUM_DIRECTIONS = 6
 OVERRUN_RANKS = 8
@@ -121,7 +121,7 @@ def disc(radius: int) -> tuple[tuple[int, int], ...]:
 
 
 @dataclass(frozen=True)
-class TmcLayout:
+class TmcLayout(BlockLayout):
     """Where each kind of action lives in the integer space (see the module docstring)."""
 
     units: tuple[str, ...]  # slot -> counter id
@@ -137,12 +137,6 @@ class TmcLayout:
     columns: tuple[str, ...]  # CRT columns
     blocks: dict[str, tuple[int, int]]
     size: int
-
-    def block_of(self, code: int) -> str:
-        for name, (start, n) in self.blocks.items():
-            if start <= code < start + n:
-                return name
-        raise EncodingError(f"action code {code} is outside 0..{self.size - 1}")
 
 
 @lru_cache(maxsize=1)
@@ -172,9 +166,9 @@ def layout() -> TmcLayout:
         if u.side == "soviet" and u.type == "eb":
             eb_rank[i] = len(eb_rank)
     hex_ids = tuple(grid.ids[h] for h in sorted(grid.hexes, key=lambda h: grid.coords[h]))
-    entry_german = tuple(grid.ids[h] for h in sorted(_bits(m.german_entry), key=lambda h: grid.coords[h]))
+    entry_german = tuple(grid.ids[h] for h in sorted(bit_list(m.german_entry), key=lambda h: grid.coords[h]))
     entry_soviet = tuple(grid.ids[h] for h in m.soviet_entry)
-    rail = tuple(grid.ids[h] for h in sorted(_bits(m.rail_mask), key=lambda h: grid.coords[h]))
+    rail = tuple(grid.ids[h] for h in sorted(bit_list(m.rail_mask), key=lambda h: grid.coords[h]))
     columns = tuple(load_crt().columns)
     nu = len(units)
     n_g, n_s = counts
@@ -228,15 +222,6 @@ def layout() -> TmcLayout:
     )
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def describe_layout() -> list[tuple[str, int, int]]:
     """(block, first code, size) for every block of the action space."""
     return [(name, start, n) for name, (start, n) in layout().blocks.items()]
@@ -246,9 +231,11 @@ def num_actions() -> int:
     return layout().size
 
 
-class TmcActionCodec:
+class TmcActionCodec(MaskedCodec):
     """Encodes and decodes the actions of one scenario (with options) in the common space.
     Build with :func:`tmc_codec_for`; one codec is shared by every state of its rules."""
+
+    _legal_actions = staticmethod(legal_actions)
 
     def __init__(self, rules: Rules):
         L = layout()
@@ -551,22 +538,6 @@ class TmcActionCodec:
                 cache[id(lst)] = got
             out.append(got[1])
         return out, n
-
-    def mask(self, s: State) -> npt.NDArray[np.int8]:
-        m = np.zeros(self.size, dtype=np.int8)
-        m[self.legal_codes(s)] = 1
-        return m
-
-    def legal_action(self, s: State, code: int, codes: npt.NDArray[np.int64] | None = None) -> Action:
-        """The legal action of ``s`` with this code; EncodingError if none is."""
-        code = int(code)
-        if 0 <= code < self.size:
-            if codes is None:
-                codes = self.legal_codes(s)
-            hit = np.flatnonzero(codes == code)
-            if len(hit):
-                return legal_actions(s)[int(hit[0])]
-        raise EncodingError(f"action code {code} is not legal here")
 
     def decode(self, s: State, code: int) -> Action:
         """The engine action with this code in state ``s`` (whether or not it is legal there;

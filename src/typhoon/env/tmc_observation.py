@@ -24,8 +24,10 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from typhoon.env.bitplanes import BitPlanes
 from typhoon.games.tmc.rules import ENTRAIN_LIMIT, GERMAN, PHASES, SOVIET, Rules
 from typhoon.games.tmc.state import MOVEMENT_STEP_NAMES, State
+from typhoon.hexgrid import bit_list
 
 COLS = 78
 ROWS = 63
@@ -127,7 +129,7 @@ FIRST_GLOBAL = CH["turn"]
 OBS_SHAPE = (NUM_CHANNELS, COLS, ROWS)
 
 
-class TmcObservationCodec:
+class TmcObservationCodec(BitPlanes):
     """Builds observation tensors for the states of one scenario. Use :func:`tmc_obs_codec_for`."""
 
     def __init__(self, rules: Rules):
@@ -204,24 +206,6 @@ class TmcObservationCodec:
 
     # -- bitsets -------------------------------------------------------------------------------
 
-    def bits(self, mask: int) -> npt.NDArray[np.uint8]:
-        """A hex bitset as a 0/1 vector over the dense hexes."""
-        raw = np.unpackbits(
-            np.frombuffer(mask.to_bytes(self.nbytes, "little"), dtype=np.uint8), bitorder="little"
-        )
-        return raw[self.gather]
-
-    def _hex_planes(self, masks: list[int]) -> npt.NDArray[np.uint8]:
-        nb = self.nbytes
-        shift = nb * 8
-        big = 0
-        for i, mk in enumerate(masks):
-            big |= mk << (i * shift)
-        raw = np.unpackbits(
-            np.frombuffer(big.to_bytes(nb * len(masks), "little"), dtype=np.uint8), bitorder="little"
-        )
-        return raw.reshape(len(masks), shift)[:, self.gather]
-
     def _unit_bits(self, mask: int) -> npt.NDArray[np.float32]:
         raw = np.unpackbits(
             np.frombuffer(mask.to_bytes(self.ubytes, "little"), dtype=np.uint8), bitorder="little"
@@ -278,7 +262,7 @@ class TmcObservationCodec:
         # hex sets
         flipped = 0
         if s.flipped:
-            for u in _bits(s.flipped):
+            for u in bit_list(s.flipped):
                 if s.loc[u] >= 0:
                     flipped |= 1 << s.loc[u]
         valid = rules.grid.all_mask
@@ -301,11 +285,11 @@ class TmcObservationCodec:
             for h in b.hexes:
                 bdef |= 1 << h
             batt = self._unit_hexes(s, b.attackers)
-            retr = self._unit_hexes(s, _bits(b.retreating))
+            retr = self._unit_hexes(s, bit_list(b.retreating))
         cd = s.cdata
         if isinstance(cd, PhaseData):
             dtgt = cd.hit
-            datt = self._unit_hexes(s, _bits(cd.used))
+            datt = self._unit_hexes(s, bit_list(cd.used))
             if cd.draft is not None:
                 for h in cd.draft.hexes:
                     ftgt |= 1 << h
@@ -399,15 +383,6 @@ class TmcObservationCodec:
                 ]
         g += su
         return g
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @lru_cache(maxsize=32)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from typhoon.hexgrid import bits
+
 
 def reach(
     start: int,
@@ -120,7 +122,7 @@ def reach_on_grid(
     if not passing:
         dest = _dest(plain[1], forest, blocked) & ~(1 << start)
         return {0: dest} if dest else {}
-    nb = [1 << h for h in _bit_list(passing)]
+    nb = [1 << h for h in bits(passing)]
     subsets = [0]
     for b in nb:
         subsets += [x | b for x in subsets]
@@ -181,12 +183,3 @@ def _dest(ex: list[int], forest: int, blocked: int) -> int:
     free = ~blocked
     two = ex[2] if len(ex) > 2 else 0
     return (ex[1] & free & ~forest) | (two & free & forest)
-
-
-def _bit_list(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from typhoon import hexdraw
 from typhoon.tui.tmc_words import RECONSTRUCTION
 
 R = 20.0  # hex circumradius (SVG units)
@@ -104,15 +105,11 @@ class TmcLayout:
         return "".join(out)
 
     def corner(self, h: int, k: int) -> tuple[float, float]:
-        x, y = self.centres[h]
-        a = math.radians(60 * k)
-        return x + R * math.cos(a), y + R * math.sin(a)
+        return hexdraw.corner(*self.centres[h], R, k)
 
     def side(self, a: int, b: int) -> str:
         """The hexside shared by ``a`` and ``b`` as a path segment."""
-        bx, by = self.centres[b]
-        cs = sorted((self.corner(a, k) for k in range(6)), key=lambda p: (p[0] - bx) ** 2 + (p[1] - by) ** 2)
-        (x1, y1), (x2, y2) = cs[0], cs[1]
+        (x1, y1), (x2, y2) = hexdraw.side_towards(*self.centres[a], R, *self.centres[b])
         return f"M{_f(x1)} {_f(y1)}L{_f(x2)} {_f(y2)}"
 
 

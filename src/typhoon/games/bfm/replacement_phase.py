@@ -24,6 +24,7 @@ from typhoon.games.bfm.actions import END, Action, End, Rebuild, Reinforce, Rest
 from typhoon.games.bfm.flow import end_phase, reinforcement_due, unit_available
 from typhoon.games.bfm.rules import SOVIET
 from typhoon.games.bfm.state import OFF, State
+from typhoon.hexgrid import bit_list
 from typhoon.mechanics.zoc import communication_mask, zoc_mask
 
 
@@ -62,15 +63,6 @@ def placement_mask(s: State) -> int:
     return empty & (rules.map.edge_mask[_side_key(side)] | (cities & (f["comm"] | f["exempt"])))
 
 
-def _hexes(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def legal(s: State) -> list[Action]:
     rules = s.rules
     side = rules.phases[s.phase].side
@@ -79,12 +71,12 @@ def legal(s: State) -> list[Action]:
     due = reinforcement_due(s)
     places: list[int] | None = None
     if due >= 0:
-        places = _hexes(placement_mask(s))
+        places = bit_list(placement_mask(s))
         uid = rules.units[due].id
         out.extend(Reinforce(uid, ids[h]) for h in places)
     if s.repl > 0:
         if places is None:
-            places = _hexes(placement_mask(s))
+            places = bit_list(placement_mask(s))
         for u in rules.side_units[side]:
             if s.loc[u] == OFF:
                 if u != due and unit_available(s, u):

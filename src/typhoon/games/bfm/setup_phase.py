@@ -8,10 +8,9 @@ full-strength unit on each cross, his choice of unit per hex.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from importlib import resources
 
+from typhoon.datafile import read_package_json
 from typhoon.errors import DataError, IllegalActionError
 from typhoon.events import Event
 from typhoon.games.bfm.actions import Action, Place, SetupStandard
@@ -30,9 +29,7 @@ def setup_units(rules: Rules, side: int) -> tuple[int, ...]:
 @lru_cache(maxsize=8)
 def standard_setup(rules: Rules) -> dict[int, tuple[tuple[int, int], ...]]:
     """side -> ((unit, hex), ...) of the quick-start arrangement, validated against the map."""
-    raw = json.loads(
-        resources.files("typhoon.games.bfm").joinpath("data", "standard_setup.json").read_text("utf-8")
-    )
+    raw = read_package_json("typhoon.games.bfm", "standard_setup.json")
     try:
         ed = raw[rules.edition]
     except KeyError:

@@ -12,13 +12,12 @@ tests call them on hand-made positions.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from typing import Any, NamedTuple, Protocol
 
+from typhoon.datafile import read_package_json
 from typhoon.errors import DataError
 from typhoon.mechanics.combat import modified_row, parse_ratio, ratio_column, shift_column
 from typhoon.mechanics.retreat import one_hex_retreats
@@ -214,12 +213,7 @@ def parse_crt(doc: Any) -> Crt:
 
 @lru_cache(maxsize=1)
 def load_crt() -> Crt:
-    try:
-        text = resources.files("typhoon.games.tmc").joinpath("data").joinpath("crt.json").read_text("utf-8")
-        doc = json.loads(text)
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DataError(f"cannot read crt.json: {exc}") from None
-    return parse_crt(doc)
+    return parse_crt(read_package_json("typhoon.games.tmc", "crt.json"))
 
 
 # -- strengths -------------------------------------------------------------------------------

@@ -33,6 +33,8 @@ from typhoon.games.tmc.rules import (
     SOVIET_MOVEMENT,
 )
 from typhoon.games.tmc.state import MOVE, OFF, OVERRUN, RELOCATE, State
+from typhoon.games.tmc.victory import LEVEL_TEXT
+from typhoon.hexgrid import bit_list
 
 
 def end_phase(s: State, events: list[Event]) -> None:
@@ -204,7 +206,7 @@ def _return_soviet_eb(s: State, events: list[Event]) -> None:
     if not pool:
         return
     held = s.moscow_holder() == GERMAN
-    for u in _bit_list(pool):
+    for u in bit_list(pool):
         name = rules.units[u].name
         if held:
             s.lost |= 1 << u
@@ -320,16 +322,6 @@ def final_awards(s: State) -> list[tuple[int, int, str]]:
     ]
 
 
-LEVEL_TEXT = {
-    "soviet_decisive": "Soviet decisive victory",
-    "soviet_substantial": "Soviet substantial victory",
-    "soviet_marginal": "Soviet marginal victory",
-    "german_marginal": "German marginal victory",
-    "german_substantial": "German substantial victory",
-    "german_decisive": "German decisive victory",
-}
-
-
 def finish_game(s: State, events: list[Event]) -> None:
     """§23/§24: end-of-game VP and the victory level (victory.py)."""
     from typhoon.games.tmc import victory
@@ -353,15 +345,6 @@ def finish_game(s: State, events: list[Event]) -> None:
             {"result": s.result, "level": level, "vp": list(s.vp)},
         )
     )
-
-
-def _bit_list(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 __all__ = ["due_reinforcements", "end_phase", "enter_phase", "finish_game", "judge_supply"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from typhoon import hexdraw
 from typhoon.hexgrid import HexGrid
 
 PX = 1.45  # pixels per km
@@ -30,15 +31,10 @@ def render(data: dict[str, Any]) -> str:
         return MARGIN + (x + SIDE) * PX, MARGIN + 40 + (y + D / 2) * PX
 
     def corner(hid: str, k: int) -> tuple[float, float]:
-        cx, cy = centre(hid)
-        a = math.radians(60 * k)
-        return cx + SIDE * PX * math.cos(a), cy + SIDE * PX * math.sin(a)
+        return hexdraw.corner(*centre(hid), SIDE * PX, k)
 
     def side(a: str, b: str) -> tuple[tuple[float, float], tuple[float, float]]:
-        # The shared edge: the two corners of a nearest to b's centre.
-        bx, by = centre(b)
-        cs = sorted((corner(a, k) for k in range(6)), key=lambda p: (p[0] - bx) ** 2 + (p[1] - by) ** 2)
-        return cs[0], cs[1]
+        return hexdraw.side_towards(*centre(a), SIDE * PX, *centre(b))
 
     def f(v: float) -> str:
         return f"{v:.1f}"

@@ -409,13 +409,7 @@ def _entry_hexes(s: State, u: int, full: int) -> list[int]:
     be entered, removing it (§13.2, [Q32])."""
     f = facts(s)
     bad = f["block"] | f["noend"] | f["ezoc"] | full | (s.occ[SOVIET] & ~f["lone"])
-    m = s.rules.german_entry & ~bad
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
+    return bit_list(s.rules.german_entry & ~bad)
 
 
 def _legal_reinforcements(s: State, full: int) -> list[Action]:

@@ -15,13 +15,12 @@ Soviet combat strength is never changed by weather; only Soviet MA in mud.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
+from typhoon.datafile import read_package_json
 from typhoon.errors import DataError
 
 ONE = Fraction(1)
@@ -172,22 +171,10 @@ class WeatherTable:
         return any("frozen" in p.flags for p in self._active(gt))
 
 
-def _data_path(name: str) -> Path:
-    return Path(__file__).with_name("data") / name
-
-
 @lru_cache(maxsize=1)
 def load_weather() -> WeatherTable:
     """The packaged weather table (data/weather.json), read once."""
-    path = _data_path("weather.json")
-    try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise DataError(f"cannot read data file weather.json: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"weather.json: not valid JSON ({exc})") from None
+    data = read_package_json("typhoon.games.tmc", "weather.json")
     return WeatherTable(data)
 
 
