@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from typhoon.games.tmc import combat
+from typhoon.games.tmc.combat_phase import piece
 from typhoon.games.tmc.rules import GERMAN, SOVIET, Rules
 from typhoon.games.tmc.state import State
 from typhoon.hexgrid import bit_list
@@ -73,12 +74,6 @@ def board_of(rules: Rules) -> Board:
 
 
 # -- per-position facts ------------------------------------------------------------------------
-
-
-def piece(s: State, u: int) -> combat.Piece:
-    spec = s.rules.units[u]
-    kind = combat.EB if spec.eb else combat.BRACKET if spec.bracket else combat.PLAIN
-    return combat.Piece(spec.side, s.cf(u), kind, s.is_mech(u), bool((s.kg >> u) & 1))
 
 
 def elim_vp(s: State, u: int) -> int:

@@ -41,7 +41,6 @@ RESULT_WORDS = {
 }
 ADVANCE_RESULTS = frozenset({EX, HALF_EX, DE, DR, DE_AD})  # §9.3; never after Ae, Ar, Br
 
-STACK_LIMIT = 3  # §10.1
 TERRAIN_DRM = -2  # §5.6, §26: every terrain modifier is -2 and they are not cumulative [Q11]
 KG_CF = 2  # §8.1: a Kampfgruppe is a mechanised 2-8
 KG_MIN_CF = 4  # §8.1, [Q19]: printed CF 4 or more
@@ -219,10 +218,6 @@ def load_crt() -> Crt:
 # -- strengths -------------------------------------------------------------------------------
 
 
-def is_plain(u: CombatUnit) -> bool:
-    return u.cf_kind == PLAIN
-
-
 def bracket_usable(stack: Iterable[CombatUnit], opts: CombatOptions = DEFAULT_OPTIONS) -> bool:
     """§13.2, [Q31]: a [#] unit may attack only while stacked with a unit of ordinary CF
     (not an EB unit, unless the option says an EB counts)."""
@@ -315,11 +310,6 @@ def odds_index(crt: Crt, attack: Fraction, defence: Fraction, attacker_side: int
     return col
 
 
-def lake_between(m: CombatMap, a: int, b: int, cond: Conditions) -> bool:
-    """An unfrozen lake hexside lies between a and b (no movement, no attack, no retreat: §3.3)."""
-    return not cond.frozen and bool((m.lake_mask[a] >> b) & 1)
-
-
 class Drm(NamedTuple):
     value: int
     reason: str  # "" when none
@@ -403,11 +393,6 @@ def kg_conversion_vp(u: CombatUnit) -> tuple[int, int]:
     return SOVIET, 2 * (u.cf - KG_CF)
 
 
-def choose_units_needed(credits: Sequence[Fraction], quota: Fraction) -> bool:
-    """Whether the attacker still owes anything after removing units worth ``credits``."""
-    return sum(credits, Fraction(0)) < quota
-
-
 # -- retreat ---------------------------------------------------------------------------------
 
 
@@ -440,12 +425,3 @@ def retreat_hexes(
             reachable &= ~m.lake_mask[origin]
     forbidden = enemy_occ | (enemy_zoc & ~friendly_occ)
     return one_hex_retreats(reachable, forbidden, full)
-
-
-def full_hexes(counts: Mapping[int, int]) -> int:
-    """Bitset of hexes holding the stacking limit or more (a retreat into them would overstack)."""
-    mask = 0
-    for h, n in counts.items():
-        if n >= STACK_LIMIT:
-            mask |= 1 << h
-    return mask

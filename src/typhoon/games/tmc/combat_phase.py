@@ -61,7 +61,6 @@ from typhoon.games.tmc.combat import (
     HALF_EX,
     PLAIN,
     RESULT_WORDS,
-    STACK_LIMIT,
     CombatOptions,
     Conditions,
     Piece,
@@ -80,13 +79,12 @@ from typhoon.games.tmc.combat import (
     retreat_hexes,
     terrain_drm,
 )
-from typhoon.games.tmc.rules import GERMAN, SIDE_NAMES
+from typhoon.games.tmc.rules import GERMAN, SIDE_NAMES, STACK_LIMIT
 from typhoon.games.tmc.state import CHANCE, State
 from typhoon.hexgrid import bit_list
 
 # Stages of the battle being resolved (Battle.stage).
 ODDS, IGNORE, ROLL, LOSS, DISRUPT, RETREAT, ADVANCE = range(7)
-STAGE_NAMES = ("odds", "ignore", "roll", "loss", "disrupt", "retreat", "advance")
 STOP_ADVANCE = Advance(None, "")
 IGNORE_CHOICES = (Ignore(True), Ignore(False))
 
@@ -180,8 +178,8 @@ def _mask(units: tuple[int, ...] | list[int]) -> int:
     return m
 
 
-def _full(s: State) -> int:
-    """Hexes holding the stacking limit (a retreat or advance into them would overstack, §10)."""
+def full_hexes(s: State) -> int:
+    """Hexes holding the stacking limit (a move, retreat or advance may not end there, §10)."""
     m = 0
     for h, us in s.stacks.items():
         if len(us) >= STACK_LIMIT:
@@ -782,7 +780,7 @@ def _settle_retreats(s: State, events: list[Event]) -> None:
 
 def _retreat(s: State, b: Battle, u: int, h: int, events: list[Event]) -> None:
     frm = s.loc[u]
-    if (_full(s) >> h) & 1:
+    if (full_hexes(s) >> h) & 1:
         # §10.3: the retreat would overstack, so the unit is eliminated instead (a German
         # mechanised unit of 4+ CF becomes a KG in its own hex, [Q17]).
         kill(s, u, events, f"retreat into full hex {_hid(s, h)}")
@@ -817,7 +815,7 @@ def advance_options(s: State, b: Battle) -> list[tuple[int, int]]:
     if b.result not in ADVANCE_RESULTS:
         return []
     out = []
-    full = _full(s)
+    full = full_hexes(s)
     targets = [h for h in vacated(s, b) if not (full >> h) & 1]
     if not targets:
         return []

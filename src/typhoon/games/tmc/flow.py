@@ -129,42 +129,15 @@ def mark_supply(s: State) -> None:
 def german_supply_mask(s: State) -> int:
     from typhoon.games.tmc import supply
 
-    sov_occ = _unflipped_occ(s, SOVIET)
-    return supply.german_supply_on_map(
-        s.rules.map,  # type: ignore[arg-type]
-        repaired_german=s.rail_german,
-        cut=s.rail_cut,
-        soviet_occ=sov_occ,
-    ).in_supply
+    return supply.supply_now(s, GERMAN).in_supply
 
 
 def soviet_supply_mask(s: State) -> int:
+    """One computation of supply for the engine, the AI and the end-of-game VP alike
+    (supply.supply_now; the [Q6] lake option reaches it through State.zoc)."""
     from typhoon.games.tmc import supply
 
-    rules = s.rules
-    return supply.soviet_supply_on_map(
-        rules.map,  # type: ignore[arg-type]
-        normal=s.rail_normal,
-        repaired_soviet=s.rail_soviet,
-        cut=s.rail_cut,
-        destroyed=s.rail_destroyed(),
-        german_occ=_unflipped_occ(s, GERMAN),
-        german_zoc_units=s.zoc_units_mask(GERMAN),
-        soviet_occ=s.occ[SOVIET],
-        start_line=rules.start_line,
-        west_of_start_line="descriptive" if rules.flag("soviet_supply_west_of_start_line") else "strict",
-    ).in_supply
-
-
-def _unflipped_occ(s: State, side: int) -> int:
-    """Hexes holding a unit of ``side`` that is not flipped by a pending overrun ([Q34])."""
-    if not s.flipped:
-        return s.occ[side]
-    out = 0
-    for h, us in s.stacks.items():
-        if s.rules.units[us[0]].side == side and any(not (s.flipped >> u) & 1 for u in us):
-            out |= 1 << h
-    return out
+    return supply.supply_now(s, SOVIET).in_supply
 
 
 def due_reinforcements(s: State, side: int) -> list[int]:
@@ -270,14 +243,6 @@ def _recover(s: State, events: list[Event], at: str) -> None:
         events.append(
             Event("recover", f"No longer disrupted: {names}.", {"units": [s.rules.units[u].id for u in back]})
         )
-
-
-def moscow_supplied_holder(s: State) -> bool:
-    """The Germans hold Moscow (§23 definition) with at least one unit there in supply ([Q64])."""
-    from typhoon.games.tmc import victory
-
-    mm = s.rules.map.moscow_mask
-    return victory.holds_moscow_in_supply(s.occ[GERMAN], s.occ[SOVIET], mm, german_supply_mask(s))
 
 
 def _moscow_capture(s: State, events: list[Event]) -> None:

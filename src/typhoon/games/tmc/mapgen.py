@@ -39,7 +39,6 @@ SIDE = D / math.sqrt(3)  # hex side (and circumradius)
 COL_W = 1.5 * SIDE
 
 Point = tuple[float, float]  # (x_km east, y_km south)
-LatLon = Sequence[float]
 
 # -- projection and grid geometry ---------------------------------------------------------
 

@@ -61,6 +61,7 @@ from typhoon.games.tmc.actions import (
     RailMove,
     Relocate,
 )
+from typhoon.games.tmc.combat_phase import full_hexes, piece
 from typhoon.games.tmc.flow import due_reinforcements, end_phase
 from typhoon.games.tmc.rules import GERMAN, GERMAN_MOVEMENT, SOVIET, STACK_LIMIT, TICKS
 from typhoon.games.tmc.state import MOVE, OVERRUN, RELOCATE, PendingOverrun, State
@@ -232,41 +233,11 @@ def terrain(rules: Any) -> _Terrain:
     return got[1]
 
 
-def step_cost(s: State, f: dict[str, Any], u: int, a: int, b: int) -> int:
-    """Ticks to go from hex ``a`` to adjacent hex ``b`` (terrain, ZOC, defence line)."""
-    rules = s.rules
-    if (rules.map.forest_mask >> b) & 1:
-        c = 3 * TICKS if s.is_mech(u) else rules.forest_nonmech_cost * TICKS
-    else:
-        c = TICKS
-    ezoc = f["ezoc"]
-    if (ezoc >> b) & 1:
-        c += 3 * TICKS
-    if (ezoc >> a) & 1:
-        c += 2 * TICKS
-    if f["side"] == GERMAN:
-        k = rules.dl_index.get((a, b))
-        if k is not None and not (s.dl_destroyed >> k) & 1:
-            c += 2 * TICKS
-    return c
-
-
-def _neighbours(s: State, u: int) -> Any:
-    m = s.rules.map
-    return m.rail_neighbours if s.rules.units[u].eb else s.rules.grid.neighbours
-
-
-def _passable(s: State, f: dict[str, Any], u: int, a: int, b: int) -> bool:
-    if (f["block"] >> b) & 1:
-        return False
-    # §3.3: no movement across an unfrozen lake hexside (EB units follow the rail, [Q43]).
-    return bool(f["frozen"] or s.rules.units[u].eb or not (s.rules.map.lake_mask[a] >> b) & 1)
-
-
 def reach(s: State, u: int) -> Reach:
     """All leg ends of unit ``u`` (cached for the phase until the unit or the facts change).
-    The search is a Dijkstra on points left; costs as :func:`step_cost`, inlined over byte
-    tables (this is the engine's hottest loop)."""
+    The search is a Dijkstra on points left, over byte tables (this is the engine's hottest
+    loop); a step costs the terrain of the hex entered, +3 MP entering and +2 MP leaving an
+    enemy ZOC, +2 MP for a German unit crossing an intact defence-line front hexside."""
     f = facts(s)
     cache: dict[int, Reach] = f["units"]
     got = cache.get(u)
@@ -365,15 +336,6 @@ def keep_facts(s: State, old: dict[str, Any], movers: tuple[int, ...]) -> None:
 # -- legal actions ---------------------------------------------------------------------------
 
 
-def full_hexes(s: State) -> int:
-    """Hexes holding STACK_LIMIT units (a leg may not end there)."""
-    out = 0
-    for h, us in s.stacks.items():
-        if len(us) >= STACK_LIMIT:
-            out |= 1 << h
-    return out
-
-
 def legal(s: State) -> list[Action]:
     if s.step == RELOCATE:
         return _legal_relocate(s)
@@ -390,20 +352,20 @@ def legal(s: State) -> list[Action]:
     if s.side == SOVIET:
         out.extend(rail.legal(s, full))
     out.extend(_legal_overruns(s))
-    if _may_end(s):
+    if _may_end(s, full):
         out.append(END)
     return out
 
 
-def _may_end(s: State) -> bool:
+def _may_end(s: State, full: int) -> bool:
     """[Q60]: German reinforcements must enter on their turn when they can (unless the delay
     option); everything else may be left undone."""
     if s.side != GERMAN or s.phase != GERMAN_MOVEMENT or s.rules.flag("german_reinforcement_delay"):
         return True
-    return not any(_entry_hexes(s, u, full_hexes(s)) for u in due_reinforcements(s, GERMAN))
+    return not (due_reinforcements(s, GERMAN) and _entry_hexes(s, full))
 
 
-def _entry_hexes(s: State, u: int, full: int) -> list[int]:
+def _entry_hexes(s: State, full: int) -> list[int]:
     """§22.2: west-edge entry hexes a German reinforcement may enter: not enemy-occupied, not in
     an enemy ZOC, room to stack; mud: entering is its one hex. A lone Soviet [#] unit's hex may
     be entered, removing it (§13.2, [Q32])."""
@@ -415,10 +377,14 @@ def _entry_hexes(s: State, u: int, full: int) -> list[int]:
 def _legal_reinforcements(s: State, full: int) -> list[Action]:
     out: list[Action] = []
     if s.side == GERMAN and s.phase == GERMAN_MOVEMENT:
+        due = due_reinforcements(s, GERMAN)
+        if not due:
+            return out
         ids = s.rules.grid.ids
-        for u in due_reinforcements(s, GERMAN):
+        hexes = [ids[h] for h in _entry_hexes(s, full)]
+        for u in due:
             uid = s.rules.units[u].id
-            out.extend(Enter(uid, ids[h]) for h in _entry_hexes(s, u, full))
+            out.extend(Enter(uid, h) for h in hexes)
     return out
 
 
@@ -439,14 +405,6 @@ def _legal_relocate(s: State) -> list[Action]:
 # -- overruns --------------------------------------------------------------------------------
 
 
-def _combat_piece(s: State, u: int) -> Any:
-    from typhoon.games.tmc import combat
-
-    spec = s.rules.units[u]
-    kind = combat.EB if spec.eb else combat.BRACKET if spec.bracket else combat.PLAIN
-    return combat.Piece(spec.side, s.cf(u), kind, s.is_mech(u), bool((s.kg >> u) & 1))
-
-
 def overrun_candidates(s: State, h: int) -> list[int]:
     """Phasing units adjacent to enemy hex ``h`` that may join an overrun of it: not yet
     committed to one, not disrupted or entrained, allowed to attack (§13), movers of this
@@ -465,7 +423,7 @@ def overrun_candidates(s: State, h: int) -> list[int]:
             continue
         if not frozen and (rules.map.lake_mask[n] >> h) & 1:
             continue
-        mates = [_combat_piece(s, x) for x in us]
+        mates = [piece(s, x) for x in us]
         for i, u in enumerate(us):
             if (s.overran >> u) & 1 or (mech_only and not s.is_mech(u)):
                 continue
@@ -491,13 +449,13 @@ def overrun_reaches(s: State, h: int, attackers: tuple[int, ...] | list[int]) ->
     opts = combat.CombatOptions.from_options(rules.options)
     crt = combat.load_crt()
     att = sum(
-        (combat.attack_strength(_combat_piece(s, u), s.in_supply(u), cond, opts) for u in attackers),
+        (combat.attack_strength(piece(s, u), s.in_supply(u), cond, opts) for u in attackers),
         Fraction(0),
     )
     dfn = sum(
         (
             combat.defence_strength(
-                _combat_piece(s, d), s.in_supply(d), cond, entrained=bool((s.entrained >> d) & 1), opts=opts
+                piece(s, d), s.in_supply(d), cond, entrained=bool((s.entrained >> d) & 1), opts=opts
             )
             for d in s.stacks.get(h, ())
         ),
@@ -756,13 +714,12 @@ def _apply_enter(s: State, a: Enter, events: list[Event]) -> None:
     h = _hex(s, a.hex)
     if s.phase != GERMAN_MOVEMENT or u not in due_reinforcements(s, GERMAN) or s.step != MOVE:
         raise IllegalActionError(f"{a.unit} is not a German reinforcement due now")
-    if h not in _entry_hexes(s, u, full_hexes(s)):
+    if h not in _entry_hexes(s, full_hexes(s)):
         raise IllegalActionError(f"{a.unit} cannot enter at {a.hex}")
-    f = facts(s)
     rules = s.rules
-    cost = 3 * TICKS if (rules.map.forest_mask >> h) & 1 and s.is_mech(u) else TICKS
-    if (rules.map.forest_mask >> h) & 1 and not s.is_mech(u):
-        cost = rules.forest_nonmech_cost * TICKS
+    cost = TICKS
+    if (rules.map.forest_mask >> h) & 1:
+        cost = (3 if s.is_mech(u) else rules.forest_nonmech_cost) * TICKS
     enter_effects(s, u, h, h, events)
     s.put(u, h)
     s.arrived |= 1 << u
@@ -771,7 +728,6 @@ def _apply_enter(s: State, a: Enter, events: list[Event]) -> None:
     budget = allowance(s, u)
     s.spent[u] = min(cost, budget)  # §22.2: the first hex costs its normal MP ([Q4] minimum if short)
     s.entered[u] = 1
-    _ = f
     events.append(Event("enter", f"{rules.units[u].name} enters at {a.hex}.", {"unit": a.unit, "hex": a.hex}))
 
 

@@ -45,7 +45,6 @@ STACK_LIMIT = 3
 SOVIET_DEPTH = 8
 SOVIET_DEEP_UNITS = 10
 STACK_PENALTY_KM = 4.0
-ROLE_ORDER = {"front": 0, "reserve": 1, "deep": 2}
 # A reserve (deep) unit is taken to cover the line only if it is 30 (80) km nearer than a front unit.
 ROLE_PENALTY_KM = {"front": 0.0, "reserve": 30.0, "deep": 80.0}
 

@@ -186,11 +186,6 @@ def _reach(s: State, u: int) -> _RailReach:
     return got
 
 
-def rail_reach(s: State, u: int) -> dict[int, int]:
-    """Hexes an entrained unit can rail-move to: hex -> rail hexes travelled (BFS along links)."""
-    return dict(_reach(s, u).dist)
-
-
 def legal(s: State, full: int) -> list[Action]:
     rules = s.rules
     out: list[Action] = []

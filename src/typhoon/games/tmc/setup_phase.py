@@ -27,6 +27,7 @@ from functools import lru_cache
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
 from typhoon.games.tmc.actions import SETUP_STANDARD, Action, Place, SetupStandard
+from typhoon.games.tmc.combat_phase import full_hexes
 from typhoon.games.tmc.flow import end_phase
 from typhoon.games.tmc.rules import GERMAN, SIDE_NAMES, SOVIET, STACK_LIMIT, Rules
 from typhoon.games.tmc.state import State
@@ -128,11 +129,7 @@ def place_hexes(s: State, u: int) -> list[int]:
         area &= 1 << spec.setup
     if spec.eb:
         area &= rules.rail_mask
-    full = 0
-    for h, us in s.stacks.items():
-        if len(us) >= STACK_LIMIT:
-            full |= 1 << h
-    area &= ~full & ~s.occ[1 - side]
+    area &= ~full_hexes(s) & ~s.occ[1 - side]
     near, adj, line_adj = _geometry(rules)
     if side == SOVIET:
         exempt_used = sum(

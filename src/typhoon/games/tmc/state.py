@@ -347,9 +347,6 @@ class State(StateBase):
         m = self.supply[side]
         return m < 0 or bool((m >> h) & 1)
 
-    def is_disrupted(self, u: int) -> bool:
-        return u in self.disrupted
-
     def zoc_units_mask(self, side: int) -> int:
         """Hexes holding a unit of ``side`` that exerts a ZOC: not EB (§4.1), not flipped by a
         pending overrun ([Q7]). Disrupted units keep their ZOC."""

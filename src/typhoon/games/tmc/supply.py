@@ -175,7 +175,7 @@ def soviet_supply_on_map(
 # --- On a game State (the ENGINE helper's state.py) ---------------------------------------------
 
 
-def _unflipped_occ(state: State, side: int) -> int:
+def unflipped_occ(state: State, side: int) -> int:
     """Hexes holding a unit of ``side`` not flipped by a pending overrun: a hex whose units are all
     flipped counts as empty and blocks nothing ([Q34])."""
     if not state.flipped:
@@ -199,7 +199,7 @@ def supply_now(state: State, side: int) -> Supply:
             tmap,
             repaired_german=state.rail_german,
             cut=state.rail_cut,
-            soviet_occ=_unflipped_occ(state, SOVIET),
+            soviet_occ=unflipped_occ(state, SOVIET),
         )
     g = rules.grid
     strict = not rules.flag("soviet_supply_west_of_start_line")
@@ -212,7 +212,7 @@ def supply_now(state: State, side: int) -> Supply:
         state.rail_soviet,
         state.rail_cut,
         state.rail_destroyed(),
-        _unflipped_occ(state, GERMAN),
+        unflipped_occ(state, GERMAN),
         state.zoc(GERMAN),  # ZOC of non-EB, unflipped German units; [Q6] option applied there
         state.occ[SOVIET],
         g.all_mask & ~rules.west_mask if strict else None,
