@@ -30,6 +30,7 @@ from typing import Any
 
 from typhoon.ai.combat import AttackPlan, plan_attacks
 from typhoon.ai.evaluate import german_score
+from typhoon.ai.halving import Candidate, successive_halving
 from typhoon.ai.heuristic import HeuristicPlayer, plan_key, scorer_for
 from typhoon.ai.movement import MovePlan, plan_moves
 from typhoon.ai.scoring import Weights
@@ -56,18 +57,6 @@ LEVEL_CONFIGS = {
 # A ladder by budget for experiments: search:16 ... search:512 (roll-outs per phase plan).
 for _n in (16, 32, 64, 128, 256, 512):
     LEVEL_CONFIGS[f"search:{_n}"] = SearchConfig(rollouts=_n, candidates=max(4, min(16, _n // 8)))
-
-
-@dataclass
-class Candidate:
-    plan: MovePlan | AttackPlan
-    label: str
-    total: float = 0.0
-    n: int = 0
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.n if self.n else 0.0
 
 
 @dataclass
@@ -193,31 +182,14 @@ class SearchPlayer(HeuristicPlayer):
         cfg = self.config
         side = s.side
         dice_seed = self.rng.randrange(2**31)
-        live = list(cands)
-        budget = cfg.rollouts
-        rounds = max(1, (len(live) - 1).bit_length())
-        used = 0
-        k_done = 0
         deadline = None if cfg.time_limit is None else t0 + cfg.time_limit
-        for r in range(rounds):
-            per = max(1, budget // (rounds * len(live)))
-            if r == rounds - 1:
-                per = max(per, (budget - used) // len(live))
-            for k in range(k_done, k_done + per):
-                dice = _dice(dice_seed, k)
-                for c in live:
-                    v = rollout(s, c.plan, dice)
-                    c.total += v if side == GERMAN else 1.0 - v
-                    c.n += 1
-                    used += 1
-                if deadline is not None and time.perf_counter() > deadline:
-                    break
-            k_done += per
-            live.sort(key=lambda c: -c.mean)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-            if len(live) > 1 and r < rounds - 1:
-                live = live[: max(1, (len(live) + 1) // 2)]
+        live, used = successive_halving(
+            cands,
+            cfg.rollouts,
+            lambda plan, k: rollout(s, plan, _dice(dice_seed, k)),
+            side == GERMAN,
+            deadline,
+        )
         best = live[0]
         dt = time.perf_counter() - t0
         self.rollouts_done += used

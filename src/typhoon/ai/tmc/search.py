@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from typhoon.ai.halving import Candidate, successive_halving
 from typhoon.ai.tmc.combat import AttackPlan, plan_attacks
 from typhoon.ai.tmc.evaluate import german_score
 from typhoon.ai.tmc.heuristic import TmcHeuristic, phase_key
@@ -55,18 +56,6 @@ def tmc_config(rollouts: int, candidates: int, time_limit: float | None = None) 
         horizon="opponent" if rollouts >= 128 else "turn",
         time_limit=time_limit,
     )
-
-
-@dataclass
-class Candidate:
-    plan: Planner | AttackPlan
-    label: str
-    total: float = 0.0
-    n: int = 0
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.n if self.n else 0.0
 
 
 @dataclass
@@ -156,29 +145,14 @@ class TmcSearch(TmcHeuristic):
         cfg = self.config
         side = s.side
         dice_seed = self.rng.randrange(2**31)
-        live = list(cands)
-        rounds = max(1, (len(live) - 1).bit_length())
-        used = 0
-        k_done = 0
         deadline = None if cfg.time_limit is None else t0 + cfg.time_limit
-        for r in range(rounds):
-            per = max(1, cfg.rollouts // (rounds * len(live)))
-            if r == rounds - 1:
-                per = max(per, (cfg.rollouts - used) // len(live))
-            for k in range(k_done, k_done + per):
-                for c in live:
-                    v = rollout(s, c.plan, _dice(dice_seed, k), cfg.horizon)
-                    c.total += v if side == GERMAN else 1.0 - v
-                    c.n += 1
-                    used += 1
-                if deadline is not None and time.perf_counter() > deadline:
-                    break
-            k_done += per
-            live.sort(key=lambda c: -c.mean)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-            if len(live) > 1 and r < rounds - 1:
-                live = live[: max(1, (len(live) + 1) // 2)]
+        live, used = successive_halving(
+            cands,
+            cfg.rollouts,
+            lambda plan, k: rollout(s, plan, _dice(dice_seed, k), cfg.horizon),
+            side == GERMAN,
+            deadline,
+        )
         best = live[0]
         dt = time.perf_counter() - t0
         self.rollouts_done += used

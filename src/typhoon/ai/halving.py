@@ -1,0 +1,60 @@
+"""Successive halving over candidate plans, shared by the search players of both games.
+
+Each round gives every live candidate the same number of roll-outs (roll-out ``k`` uses the
+same dice for every candidate, so candidates are compared on common random numbers), then
+keeps the better half; the last round spends what is left of the budget."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Candidate:
+    plan: Any
+    label: str
+    total: float = 0.0
+    n: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n if self.n else 0.0
+
+
+def successive_halving(
+    cands: Sequence[Candidate],
+    budget: int,
+    german_score: Callable[[Any, int], float],
+    for_german: bool,
+    deadline: float | None = None,
+) -> tuple[list[Candidate], int]:
+    """Spend about ``budget`` roll-outs; ``german_score(plan, k)`` plays roll-out ``k`` of a
+    plan and returns the German score (0..1). Returns the surviving candidates, best first,
+    and the number of roll-outs played. ``deadline`` (a ``time.perf_counter()`` value) cuts
+    the search short."""
+    live = list(cands)
+    rounds = max(1, (len(live) - 1).bit_length())
+    used = 0
+    k_done = 0
+    for r in range(rounds):
+        per = max(1, budget // (rounds * len(live)))
+        if r == rounds - 1:
+            per = max(per, (budget - used) // len(live))
+        for k in range(k_done, k_done + per):
+            for c in live:
+                v = german_score(c.plan, k)
+                c.total += v if for_german else 1.0 - v
+                c.n += 1
+                used += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        k_done += per
+        live.sort(key=lambda c: -c.mean)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        if len(live) > 1 and r < rounds - 1:
+            live = live[: max(1, (len(live) + 1) // 2)]
+    return live, used
