@@ -58,3 +58,31 @@ def successive_halving(
         if len(live) > 1 and r < rounds - 1:
             live = live[: max(1, (len(live) + 1) // 2)]
     return live, used
+
+
+def attack_candidates(
+    base: Any,
+    no_attack: Any,
+    variant: Callable[[int], Any],
+    sig: Callable[[Any], tuple[Any, ...]],
+    limit: int,
+) -> tuple[list[Candidate], set[tuple[Any, ...]]]:
+    """Candidate attack plans of a combat phase: the heuristic plan, no attack at all (when the
+    heuristic attacks), then distinct ``variant(k)`` plans up to ``limit`` candidates (at most
+    3 × ``limit`` tries). Returns the candidates and the signatures seen."""
+    out = [Candidate(base, "heuristic battles")]
+    seen = {sig(base)}
+    if base.battles:
+        out.append(Candidate(no_attack, "no attack"))
+        seen.add(())
+    tries = 0
+    while len(out) < limit and tries < 3 * limit:
+        tries += 1
+        k = len(out)
+        plan = variant(k)
+        s = sig(plan)
+        if s in seen:
+            continue
+        seen.add(s)
+        out.append(Candidate(plan, f"variant {k} ({len(plan.battles)} battles)"))
+    return out, seen

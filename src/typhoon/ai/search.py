@@ -30,7 +30,7 @@ from typing import Any
 
 from typhoon.ai.combat import AttackPlan, plan_attacks
 from typhoon.ai.evaluate import german_score
-from typhoon.ai.halving import Candidate, successive_halving
+from typhoon.ai.halving import Candidate, attack_candidates, successive_halving
 from typhoon.ai.heuristic import HeuristicPlayer, plan_key, scorer_for
 from typhoon.ai.movement import MovePlan, plan_moves
 from typhoon.ai.scoring import Weights
@@ -141,22 +141,12 @@ class SearchPlayer(HeuristicPlayer):
 
     def _attack_candidates(self, s: State) -> list[Candidate]:
         base = plan_attacks(s)
-        out = [Candidate(base, "heuristic battles")]
-        seen = {_sig(base)}
-        if base.battles:
-            out.append(Candidate(AttackPlan([]), "no attack"))
-            seen.add(())
-        tries = 0
-        while len(out) < self.config.candidates and tries < 3 * self.config.candidates:
-            tries += 1
-            k = len(out)
+
+        def variant(k: int) -> AttackPlan:
             noise = (0.5, 1.0, 2.0, 4.0)[k % 4]
-            plan = plan_attacks(s, noise=noise, rng=self.rng, min_ev=-0.5 if k % 3 == 0 else 0.05)
-            sig = _sig(plan)
-            if sig in seen:
-                continue
-            seen.add(sig)
-            out.append(Candidate(plan, f"variant {k} ({len(plan.battles)} battles)"))
+            return plan_attacks(s, noise=noise, rng=self.rng, min_ev=-0.5 if k % 3 == 0 else 0.05)
+
+        out, seen = attack_candidates(base, AttackPlan([]), variant, _sig, self.config.candidates)
         # Dropping one battle of the heuristic plan (a weak attack may cost more than it wins).
         for i in range(len(base.battles)):
             if len(out) >= self.config.candidates + 2:

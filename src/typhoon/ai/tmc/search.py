@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from typhoon.ai.halving import Candidate, successive_halving
+from typhoon.ai.halving import Candidate, attack_candidates, successive_halving
 from typhoon.ai.tmc.combat import AttackPlan, plan_attacks
 from typhoon.ai.tmc.evaluate import german_score
 from typhoon.ai.tmc.heuristic import TmcHeuristic, phase_key
@@ -117,21 +117,15 @@ class TmcSearch(TmcHeuristic):
 
     def make_attack_plan(self, s: State) -> AttackPlan:
         base = super().make_attack_plan(s)
-        cands = [Candidate(base, "heuristic battles")]
-        seen = {_attack_sig(base)}
-        if base.battles:
-            cands.append(Candidate(AttackPlan([]), "no attack"))
-            seen.add(())
-        tries = 0
-        while len(cands) < self.config.candidates and tries < 3 * self.config.candidates:
-            tries += 1
-            k = len(cands)
-            plan = plan_attacks(s, noise=(0.5, 1.5, 3.0)[k % 3], rng=self.rng, min_ev=(0.0, 0.5, 1.5)[k % 3])
-            sig = _attack_sig(plan)
-            if sig in seen:
-                continue
-            seen.add(sig)
-            cands.append(Candidate(plan, f"variant {k} ({len(plan.battles)} battles)"))
+        cands, _ = attack_candidates(
+            base,
+            AttackPlan([]),
+            lambda k: plan_attacks(
+                s, noise=(0.5, 1.5, 3.0)[k % 3], rng=self.rng, min_ev=(0.0, 0.5, 1.5)[k % 3]
+            ),
+            _attack_sig,
+            self.config.candidates,
+        )
         best = self._search(s, cands, "combat")
         assert isinstance(best, AttackPlan)
         return best
