@@ -97,9 +97,13 @@ class Odds:
 
 
 def compute_odds(s: State, defender: int, attackers: tuple[int, ...] | list[int]) -> Odds:
+    """The odds of a battle as it stands. Units no longer on the map (an attacker lost to an
+    exchange while its battle is still being decided) add nothing, and a defender that has
+    left the map gets no terrain shifts: every view may ask about any reachable position."""
     rules = s.rules
     m = rules.map
     mud = s.is_mud()
+    attackers = [a for a in attackers if s.loc[a] >= 0]
     halves = 0
     for a in attackers:
         st = s.strength(a)
@@ -108,7 +112,9 @@ def compute_odds(s: State, defender: int, attackers: tuple[int, ...] | list[int]
     col = odds_column(halves, dfs, MAX_COLUMN)
     h = s.loc[defender]
     dside = rules.units[defender].side
-    reasons = []
+    reasons: list[str] = []
+    if h < 0:
+        return Odds(halves, dfs, col, reasons)
     if rules.defender_shift[dside][h]:
         if m.is_forest(h):
             reasons.append("forest")
@@ -270,7 +276,8 @@ def battle_summary(s: State, d: int, atk: tuple[int, ...]) -> str:
     rules = s.rules
     return (
         f"{' + '.join(rules.units[x].id for x in atk)} against {rules.units[d].id} "
-        f"in {rules.map.grid.ids[s.loc[d]]} ({compute_odds(s, d, atk).text()})"
+        f"in {rules.map.grid.ids[s.loc[d]] if s.loc[d] >= 0 else 'a hex it has left'} "
+        f"({compute_odds(s, d, atk).text()})"
     )
 
 

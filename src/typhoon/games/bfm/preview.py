@@ -109,6 +109,8 @@ def preview(s: State, target: str | int, attackers: Sequence[str | int]) -> Batt
             raise IllegalActionError(f"{rules.units[u].id} cannot attack its own side")
         if not grid.adjacent(s.loc[u], h):
             raise IllegalActionError(f"{rules.units[u].id} is not adjacent to {grid.ids[h]}")
+        if u in atk:  # a unit attacks once: counting it twice would overstate the odds
+            raise IllegalActionError(f"{rules.units[u].id} is named twice among the attackers")
         atk.append(u)
     if not atk:
         raise IllegalActionError("a battle needs at least one attacker")
