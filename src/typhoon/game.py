@@ -7,32 +7,141 @@
     game.undo()                              # within a phase, never across a die roll
     text = game.to_record().to_text()
 
-The state objects are immutable values (see the game module); a Game only holds the
-current one and the history of (action, state before) pairs.
+The state objects are immutable values (see the game module); a Game holds the current one and
+the history of actions. To keep a long game's memory bounded (issue 10 point 5) the history
+keeps the state an action was played in only every ``SNAPSHOT_EVERY`` actions (and for the
+last action, for undo); :attr:`Entry.before` and :meth:`Game.state_at` replay the others from
+the nearest snapshot.
+
+Dice (docs/API.md, "Dice"): a game whose seed nobody chose draws a secret 256-bit seed and
+rolls die ``i`` from SHA-256 of (seed, i) (``dice == "sha256"``); a chosen seed keeps the
+legacy ``random.Random(seed)`` sequence (``dice == "mt"``), so fixed-seed games and records
+stay exactly as they were.
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import secrets
+import threading
+import weakref
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from typhoon.errors import IllegalActionError, NotationError
+from typhoon.errors import IllegalActionError, NotationError, OptionError
 from typhoon.events import Event
 from typhoon.games import GameModule, game_module
 
 CHANCE = -1
 TERMINAL = -2
+SEED_BITS = 256  # a secret seed: far beyond any search over seeds
+DICE_KINDS = ("mt", "sha256")
+SNAPSHOT_EVERY = 50  # a state is kept every this many actions (~10 kB bare); the others are replayed
+
+_CACHE_SIZE = 8  # recently recomputed states, so that walking a history in order is linear
+_cache: list[tuple[weakref.ref[Entry], Any]] = []  # weak: a dropped game's history is freed
+_cache_lock = threading.Lock()
 
 
-@dataclass
+def _bare(state: Any) -> Any:
+    """A copy of ``state`` without its caches (legal list, phase facts): what a snapshot keeps."""
+    snap = state.copy()
+    if hasattr(snap, "_cache"):
+        snap._cache = {}
+    return snap
+
+
 class Entry:
-    action: Any
-    actor: int  # side index, or CHANCE for a die roll
-    before: Any  # the state the action was played in
-    events: list[Event] = field(default_factory=list)
+    """One action of a history: what was played, by whom, what happened, and the turn and
+    phase of the state it was played in. ``before`` (that state) is kept for snapshots and the
+    last action only, and replayed from the nearest earlier snapshot otherwise; entries link to
+    their predecessor, so a history shared by copies of a game stays correct whatever each
+    copy plays or undoes next."""
+
+    __slots__ = (
+        "action",
+        "actor",
+        "events",
+        "turn",
+        "phase",
+        "prev",
+        "index",
+        "_before",
+        "_settled",
+        "_apply",
+        "__weakref__",
+    )
+
+    def __init__(
+        self,
+        action: Any,
+        actor: int,
+        before: Any,
+        events: list[Event],
+        *,
+        prev: Entry | None,
+        apply: Callable[[Any, Any], Any],
+    ) -> None:
+        self.action: Any = action
+        self.actor: int = actor  # side index, or CHANCE for a die roll
+        self.events: list[Event] = events
+        self.turn: int = int(before.turn)
+        self.phase: Any = before.phase
+        self.prev: Entry | None = prev
+        self.index: int = 0 if prev is None else prev.index + 1
+        self._before: Any = before
+        self._settled = False
+        self._apply = apply
+
+    @property
+    def before(self) -> Any:
+        """The state the action was played in (do not modify it)."""
+        got = self._before
+        if got is not None:
+            return got
+        path: list[Any] = []  # actions to re-apply, latest first
+        e: Entry = self
+        while True:
+            base = e._before  # read once: another thread may settle it meanwhile
+            if base is None:
+                with _cache_lock:
+                    base = next((cs for ref, cs in _cache if ref() is e), None)
+            if base is not None:
+                break
+            assert e.prev is not None  # the first entry always keeps its state
+            e = e.prev
+            path.append(e.action)
+        state = base
+        for action in reversed(path):
+            state = self._apply(state, action)
+        with _cache_lock:
+            _cache.insert(0, (weakref.ref(self), state))
+            del _cache[_CACHE_SIZE:]
+        return state
+
+    def _settle(self) -> None:
+        """Called when a later action is played: keep a bare snapshot every SNAPSHOT_EVERY
+        actions, drop the state otherwise."""
+        if not self._settled:
+            self._settled = True
+            self._before = _bare(self._before) if self.index % SNAPSHOT_EVERY == 0 else None
+
+    def __repr__(self) -> str:
+        return f"Entry({self.index}: actor {self.actor}, {self.action!r})"
+
+
+def _sha256_die(seed: int, index: int, sides: int) -> int:
+    """Die ``index`` (0-based) of a sha256 game: 1..sides, unbiased (rejection sampling)."""
+    limit = (1 << 64) - (1 << 64) % sides
+    attempt = 0
+    while True:
+        h = hashlib.sha256(f"typhoon-dice:{seed}:{index}:{attempt}".encode()).digest()
+        v = int.from_bytes(h[:8], "big")
+        if v < limit:
+            return v % sides + 1
+        attempt += 1  # pragma: no cover - probability below 2**-61
 
 
 class Game:
@@ -45,11 +154,18 @@ class Game:
         seed: int | None = None,
         players: Mapping[str, str] | None = None,
         date: str | None = None,
+        dice: str | None = None,
     ):
         self.module: GameModule = game_module(game)
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
-        self.rng = random.Random(self.seed)
-        self.rolls_drawn = 0
+        if dice is not None and dice not in DICE_KINDS:
+            raise OptionError(f"unknown dice {dice!r}; dice: {', '.join(DICE_KINDS)}")
+        self.seed: int = seed if seed is not None else secrets.randbits(SEED_BITS)
+        self.dice: str = dice or ("mt" if seed is not None else "sha256")
+        self.dice_from = 0  # rolls at the start of the history not drawn from this seed
+        self.dice_verified = True  # False: replayed from a record whose dice no seed explains
+        self.rolls_drawn = 0  # die rolls in the history
+        self.rng = random.Random(self.seed)  # the "mt" sequence; one draw per roll
+        self._pending: tuple[int, int] | None = None  # (roll index, die) drawn ahead by roll()
         self.edition = edition or self.module.default_edition
         self.state: Any = self.module.new_game(self.edition, dict(options or {}))
         self.options: dict[str, str] = dict(self.state.rules.options)
@@ -80,6 +196,38 @@ class Game:
     def position(self) -> str:
         return self.module.position_to_text(self.state)
 
+    def state_at(self, n: int) -> Any:
+        """The state after the first ``n`` actions (0: the start), replayed from the nearest
+        snapshot. Raises IndexError outside 0..len(history)."""
+        if not 0 <= n <= len(self.history):
+            raise IndexError(f"step {n} is outside 0..{len(self.history)}")
+        return self.state if n == len(self.history) else self.history[n].before
+
+    # -- dice -------------------------------------------------------------------------------
+
+    def _seeded_die(self, sides: int) -> int:
+        """The die this game's seed gives the next roll (index ``rolls_drawn``). The "mt"
+        sequence draws once per roll, whoever rolls, so that it stays aligned by index."""
+        i = self.rolls_drawn
+        if self.dice == "sha256":
+            return _sha256_die(self.seed, i, sides)
+        if self._pending is None or self._pending[0] != i:
+            self._pending = (i, self.rng.randint(1, sides))
+        return self._pending[1]
+
+    def reseed_secret(self) -> None:
+        """From now on draw the dice from a fresh secret seed (sha256); the rolls so far are
+        not from it (e.g. an uploaded record's)."""
+        self.seed = secrets.randbits(SEED_BITS)
+        self.dice = "sha256"
+        self.dice_from = self.rolls_drawn
+        self.rng = random.Random(self.seed)
+        self._pending = None
+
+    def resync_dice(self) -> None:
+        """Kept for callers of the old interface: the dice follow the history by roll index, so
+        there is nothing to resynchronise."""
+
     # -- playing ----------------------------------------------------------------------------
 
     def play(self, action: Any) -> list[Event]:
@@ -88,7 +236,19 @@ class Game:
         if actor == TERMINAL:
             raise IllegalActionError("the game is over")
         new, events = self.module.apply(self.state, action)
-        self.history.append(Entry(action, actor, self.state, events))
+        if actor == CHANCE:
+            outcomes = self.module.chance_outcomes(self.state)
+            due = self._seeded_die(len(outcomes))
+            self._pending = None
+            if self.rolls_drawn >= self.dice_from and outcomes[due - 1][0] != action:
+                self.dice_from = self.rolls_drawn + 1  # a die set by hand: the seed no longer explains it
+            self.rolls_drawn += 1
+        prev = self.history[-1] if self.history else None
+        self.history.append(
+            Entry(action, actor, self.state, events, prev=prev, apply=self.module.apply_unchecked)
+        )
+        if prev is not None:
+            prev._settle()
         self.state = new
         return events
 
@@ -98,12 +258,11 @@ class Game:
         return self.play(self.module.action_from_text(text))
 
     def roll(self) -> list[Event]:
-        """Roll the die that is due, from this game's seeded generator."""
+        """Roll the die that is due, from this game's seed."""
         if self.current_player() != CHANCE:
             raise IllegalActionError("no die roll is due")
         outcomes = self.module.chance_outcomes(self.state)
-        die = self.rng.randint(1, len(outcomes))
-        self.rolls_drawn += 1
+        die = self._seeded_die(len(outcomes))
         return self.play(outcomes[die - 1][0])
 
     def roll_dice(self) -> list[Event]:
@@ -123,16 +282,17 @@ class Game:
         last = self.history[-1]
         if last.actor == CHANCE or (side is not None and last.actor != side):
             return False
-        before, now = last.before, self.state
-        return bool(before.turn == now.turn and before.phase == now.phase and not now.is_terminal)
+        now = self.state
+        return bool(last.turn == now.turn and last.phase == now.phase and not now.is_terminal)
 
     def undo(self, side: int | None = None) -> Entry:
         if not self.can_undo(side):
             raise IllegalActionError(
                 "nothing to undo in this phase (undo never crosses a die roll or a phase)"
             )
-        entry = self.history.pop()
+        entry = self.history[-1]
         self.state = entry.before
+        self.history.pop()
         return entry
 
     # -- records ----------------------------------------------------------------------------
@@ -151,23 +311,21 @@ class Game:
         g = Game.__new__(Game)
         g.module = self.module
         g.seed = self.seed
+        g.dice = self.dice
+        g.dice_from = self.dice_from
+        g.dice_verified = self.dice_verified
         g.rng = random.Random()
         g.rng.setstate(self.rng.getstate())
+        g._pending = self._pending
         g.rolls_drawn = self.rolls_drawn
         g.edition = self.edition
         g.state = self.state
         g.options = dict(self.options)
         g.players = dict(self.players)
         g.date = self.date
-        g.history = list(self.history)
+        g.history = list(self.history)  # entries are shared: they never change what they mean
         g.initial = self.initial
         return g
-
-    def resync_dice(self) -> None:
-        """After replaying a record, continue the die sequence where its seed had got to."""
-        self.rng = random.Random(self.seed)
-        for _ in range(self.rolls_drawn):
-            self.rng.randint(1, 6)
 
 
 def parse_options(text: str) -> dict[str, str]:

@@ -1,11 +1,19 @@
-"""``typhoon replay FILE...``: re-run records and verify every step."""
+"""``typhoon replay FILE|DIR...``: re-run records and verify every step, the dice included.
+
+Every record given is checked (a folder's every file, in name order), whatever happens to the
+others (issue 10 point 2): each gets one line, ``ok``, ``dice not verifiable`` (no seed, so the
+dice could not be checked) or ``FAILED: reason``, and a summary follows. Any failure, even an
+unexpected one, is reported for its file without a traceback; the exit status is 1 if any
+record failed.
+"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from typhoon.errors import RecordError, TyphoonError
+from typhoon.errors import TyphoonError
+from typhoon.game import Game
 from typhoon.record import Record
 
 
@@ -17,33 +25,61 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _paths(args: list[str]) -> list[Path]:
     paths: list[Path] = []
-    for f in args.files:
+    for f in args:
         p = Path(f)
-        if p.is_dir():
-            paths.extend(sorted(x for x in p.iterdir() if x.is_file()))
-        else:
-            paths.append(p)
+        try:
+            if p.is_dir():
+                paths.extend(sorted(x for x in p.iterdir() if x.is_file()))
+                continue
+        except OSError:
+            pass  # an unreadable folder: reported as a failure of that path below
+        paths.append(p)
+    return paths
+
+
+def _check(p: Path) -> tuple[Game | None, str]:
+    """(the game, its one-line verdict) for one record; never raises."""
+    try:
+        record = Record.load(p)
+        game = record.replay()
+    except TyphoonError as exc:
+        return None, f"FAILED: {exc}"
+    except Exception as exc:  # a fault of ours: still one line for this record, and on to the next
+        return None, f"FAILED: unexpected error ({type(exc).__name__}: {exc})"
+    facts = f"{len(game.history)} actions, result: {game.result or 'unfinished'}"
+    if not game.dice_verified:
+        why = "no [Seed]" if record.seed is None else "no die after [DiceFrom]"
+        return game, f"dice not verifiable ({why}; {facts})"
+    if game.dice_from:
+        facts += f"; dice checked from roll {game.dice_from + 1}"
+    return game, f"ok ({facts})"
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = _paths(args.files)
     if not paths:
         raise TyphoonError("no record files given")
-    bad = 0
+    ok = unverifiable = bad = 0
     for p in paths:
-        try:
-            record = Record.load(p)
-            game = record.replay()
-        except RecordError as exc:
+        game, verdict = _check(p)
+        if game is None:
             bad += 1
-            print(f"{p}: FAILED: {exc}")
-            continue
-        if args.events:
+        elif verdict.startswith("ok"):
+            ok += 1
+        else:
+            unverifiable += 1
+        if game is not None and args.events:
             for entry in game.history:
                 print(f"{game.actor_letter(entry.actor)} {game.text(entry.action)}")
                 for e in entry.events:
                     print(f"    {e.text}")
-        if not args.quiet:
-            result = game.result or "unfinished"
-            print(f"{p}: ok ({len(game.history)} actions, result: {result})")
-    if len(paths) > 1 and not args.quiet:
-        print(f"{len(paths) - bad} of {len(paths)} records replayed")
+        if game is None or not args.quiet:
+            print(f"{p}: {verdict}", flush=True)
+    if len(paths) > 1 or bad:
+        print(
+            f"{len(paths)} records checked: {ok} ok, {unverifiable} dice not verifiable, {bad} failed "
+            f"({len(paths) - bad} of {len(paths)} records replayed)"
+        )
     return 1 if bad else 0
