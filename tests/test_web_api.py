@@ -213,7 +213,7 @@ def test_a_batch_is_all_or_nothing(client: TestClient) -> None:
 
 
 def test_wrong_side_is_403(client: TestClient) -> None:
-    g = new_game(client, mode="remote", side="german", seed=3)
+    g = new_game(client, mode="remote", side="german")
     gid, german = g["id"], g["token"]
     soviet = g["links"]["soviet"].split("#t=")[1]
     v = view(client, gid)
@@ -323,7 +323,7 @@ def test_undo_within_a_phase(client: TestClient) -> None:
 
 
 def test_undo_never_crosses_a_die_roll_nor_the_other_side(client: TestClient) -> None:
-    g = new_game(client, mode="remote", side="german", seed=2)
+    g = new_game(client, mode="remote", side="german")
     gid, german = g["id"], g["token"]
     soviet = g["links"]["soviet"].split("#t=")[1]
     assert act(client, gid, soviet, "setup standard").status_code == 200
@@ -579,7 +579,7 @@ def test_a_restarted_server_resumes_every_game(tmp_path: Path) -> None:
             gid, tok = hotseat_started(c)
             act(c, gid, tok, first_move(c, gid)["text"])
             before = view(c, gid, tok)
-            ai = new_game(c, mode="remote", side="german", seed=6)
+            ai = new_game(c, mode="remote", side="german")
             act(c, ai["id"], ai["links"]["soviet"].split("#t=")[1], "setup standard")
         # While the server is down, hand the German side of the second game to the AI.
         db = sqlite3.connect(data / "typhoon.sqlite3")

@@ -11,19 +11,28 @@ one of its sides is to decide (else 403). Each change bumps the game's ``version
 must say which version it has seen, and is refused with 409 (and the current position) if
 that is not the current one, so two tabs can never corrupt a game.
 
-AI sides play in a worker thread as soon as it is their decision, one action at a time,
+AI sides play in worker threads as soon as it is their decision, one action at a time,
 each committed like a human one, so the server stays responsive and a crash loses nothing.
+The workers serve one queue of games round-robin, one decision per game at a time (a game
+goes back to the end of the queue after each decision), with at most ``heavy_workers`` of
+them inside a search level's decision at once, so one visitor's strong searches cannot starve
+everyone else's games (issue 10 point 5); a search's decision is cut at ``ai_time_limit``.
+
+Dice (issue 10 point 4): a game whose dice nobody chose has a secret seed (``Game(seed=None)``);
+in a remote game neither player may choose it; the AI players get their own seeds from
+``secrets``, never from the dice seed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,19 +43,23 @@ from typhoon.games.bfm.preview import preview
 from typhoon.players import make_player, player_names
 from typhoon.record import Record
 from typhoon.web import tmc_svg, tmc_views
-from typhoon.web.storage import GameRow, Progress, Store
+from typhoon.web.storage import MODES, DamagedGameError, GameRow, Progress, Store, StoreError, VersionConflict
 from typhoon.web.svg import render_map
 from typhoon.web.views import hex_words, legal_view, state_view
 
 log = logging.getLogger("typhoon.web")
 
-MODES = ("ai", "hotseat", "remote")
 SIDES = ("german", "soviet")
 LOG_ENTRIES = 120  # log entries sent with every view
-MAX_SESSIONS = 256  # live games kept in memory (the rest are rebuilt on demand)
+MAX_SESSIONS = 64  # live games kept in memory (the rest are rebuilt on demand)
 MAX_BATCH = 64  # actions in one request
 MAX_MESSAGE = 2000  # characters of an error message (a record's bad line is quoted in it)
-SEEDS = range(-(2**63), 2**63)  # seeds are stored as SQLite integers
+SEEDS = range(2**63)  # a seed a player may choose (hot seat and games against the AI only)
+# An uploaded record's seed, by its dice: a chosen seed ("mt") has at most 64 bits, a
+# server-drawn secret one ("sha256") 256.
+MAX_UPLOAD_SEED_BITS = {"mt": 64, "sha256": 256}
+AI_TIME_LIMIT = 10.0  # seconds a search level may think over one decision (None: no limit)
+CLOSE_WAIT = 2.0  # seconds close() waits for the AI workers; then they are abandoned (daemons)
 
 
 class ApiError(Exception):
@@ -72,8 +85,9 @@ class Session:
     notes: dict[int, tuple[str, str]] = field(default_factory=dict)  # action n -> (side, text)
     lock: threading.RLock = field(default_factory=threading.RLock)
     players: dict[int, Any] = field(default_factory=dict)  # side -> AI player object
-    ai_running: bool = False
+    ai_running: bool = False  # queued for the AI workers or being decided
     ai_error: str | None = None
+    ai_ready_at: float = 0.0  # monotonic time before which the AI does not decide (ai_delay)
     # What every viewer of the current position is shown (views, map, legal actions), made
     # once per version: the long poll wakes every watcher of a game at the same change.
     _memo: dict[Any, Any] = field(default_factory=dict)
@@ -82,6 +96,11 @@ class Session:
     @property
     def id(self) -> str:
         return self.row.id
+
+    @property
+    def heavy(self) -> bool:
+        """Whether an AI side plays a search level (its decisions may take seconds)."""
+        return any(_is_search(level) for level in self.row.ai.values())
 
     def memo(self, key: Any, make: Callable[[], Any]) -> Any:
         """``make()``, computed once per version of the game (call it under ``self.lock``)."""
@@ -94,34 +113,70 @@ class Session:
 
 
 class GameService:
-    def __init__(self, store: Store, *, ai_workers: int = 2, ai_delay: float = 0.0):
+    def __init__(
+        self,
+        store: Store,
+        *,
+        ai_workers: int = 2,
+        ai_delay: float = 0.0,
+        heavy_workers: int | None = None,
+        ai_time_limit: float | None = AI_TIME_LIMIT,
+    ):
+        """``heavy_workers``: how many of the ``ai_workers`` may be inside a search level's
+        decision at once (default all but one, so cheap levels always have a worker);
+        ``ai_time_limit``: seconds a search may spend on one decision (None: its own budget)."""
         self.store = store
         self.ai_delay = ai_delay
+        self.ai_workers = max(1, ai_workers)
+        self.heavy_workers = max(1, self.ai_workers - 1 if heavy_workers is None else heavy_workers)
+        self.ai_time_limit = ai_time_limit
         self._sessions: OrderedDict[str, Session] = OrderedDict()
+        self._versions: dict[str, int] = {}  # game id -> version, kept when a session is evicted
+        self._damaged: dict[str, str] = {}  # game id -> why it cannot be rebuilt
+        self._building: dict[str, threading.Lock] = {}  # one rebuild of a game at a time
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="typhoon-ai")
         self._closing = False
+        # The AI's queue: games wanting a decision, served round-robin by the workers.
+        self._cv = threading.Condition()
+        self._queue: deque[Session] = deque()
+        self._heavy_running = 0
+        self._threads: list[threading.Thread] = []
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    def resume(self) -> int:
-        """After a restart: rebuild every unfinished game with an AI side and let the AI move
-        where it is its decision. (Other games are rebuilt when first asked for.) Returns the
-        number of games resumed."""
-        n = 0
-        for gid in self.store.unfinished_ids(ai_only=True):
+    def resume(self, *, wait: bool = False) -> int:
+        """After a restart: let the AI play on in unfinished games where it is to move. The
+        server answers at once: games are rebuilt in a background thread (the most recently
+        changed first, at most half the live cache), and any game is rebuilt, and its AI
+        started, when it is first asked for. Returns the number of games to look at."""
+        ids = self.store.unfinished_ids(ai_only=True)[: MAX_SESSIONS // 2]
+        t = threading.Thread(target=self._resume, args=(ids,), name="typhoon-resume", daemon=True)
+        t.start()
+        if wait:
+            t.join()
+        return len(ids)
+
+    def _resume(self, ids: Sequence[str]) -> None:
+        for gid in ids:
+            if self._closing:
+                return
             try:
-                s = self.session(gid)
+                self.session(gid)  # kicks the AI
             except ApiError as exc:
                 log.error("cannot resume game %s: %s", gid, exc.message)
-                continue
-            self.kick_ai(s)
-            n += 1
-        return n
+            except Exception:  # a fault here must not end the thread silently
+                log.exception("cannot resume game %s", gid)
 
     def close(self) -> None:
+        """Stop the AI: no new decision starts; a decision being made is not waited for
+        longer than CLOSE_WAIT seconds (its thread is a daemon and its result is dropped)."""
         self._closing = True
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        with self._cv:
+            self._queue.clear()
+            self._cv.notify_all()
+        deadline = time.monotonic() + CLOSE_WAIT
+        for t in self._threads:
+            t.join(max(0.0, deadline - time.monotonic()))
 
     # -- catalogue --------------------------------------------------------------------------
 
@@ -164,7 +219,10 @@ class GameService:
         }
 
     def list_games(self, limit: int = 50) -> list[dict[str, Any]]:
-        return [r.summary() for r in self.store.recent(limit)]
+        """The lobby: the most recent games (a damaged row is skipped by the store)."""
+        with self._stored("read the games"):
+            rows = self.store.recent(limit)
+        return [r.summary() for r in rows]
 
     # -- creating ---------------------------------------------------------------------------
 
@@ -178,15 +236,18 @@ class GameService:
         if not isinstance(options, dict) or not all(isinstance(v, str | int) for v in options.values()):
             raise _bad("options must be an object of name: value strings")
         seed = params.get("seed")
+        if seed is not None and mode == "remote":
+            # The creator would know every die to come; the opponent could not tell.
+            raise _bad("the seed is drawn by the server in a remote game: neither player may choose it")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed not in SEEDS):
-            raise _bad("seed must be an integer of at most 64 bits")
+            raise _bad("seed must be a whole number from 0 to 2**63 - 1")
         ai = _ai_sides(mode, side, level)
         try:
             game = Game(
                 key,
                 edition,
                 {str(k): str(v) for k, v in options.items()},
-                seed=seed,
+                seed=seed,  # None: a secret seed drawn by the game
                 players={sd: ai.get(sd, "human") for sd in SIDES},
             )
         except TyphoonError as exc:
@@ -194,18 +255,24 @@ class GameService:
         return self._store_new(game, mode, side, ai, notes=())
 
     def upload(self, text: str, params: Mapping[str, Any]) -> dict[str, Any]:
-        """A new game from an uploaded record (validated by replaying every action)."""
+        """A new game from an uploaded record (validated by replaying every action). The
+        game goes on with the record's seed when it has one (a remote game always gets a
+        secret one: the uploader knows the record's), else with secret dice; if the record
+        ends where a die is due, the die is rolled so that the game can continue."""
         mode, side, level = _mode_side_level(params, default_mode="hotseat")
         try:
             record = Record.from_text(text)
-            if record.seed is not None and record.seed not in SEEDS:
-                raise RecordError("the seed is more than a 64-bit integer")
+            bits = MAX_UPLOAD_SEED_BITS.get(record.dice, 0)
+            if record.seed is not None and record.seed.bit_length() > bits:
+                raise RecordError(
+                    f"the seed is more than a {bits}-bit number, more than Typhoon draws for dice {record.dice!r}"
+                )
             game = record.replay()
         except TyphoonError as exc:  # a RecordError naming the line at fault
             raise _bad(f"this record cannot be loaded: {exc}") from None
-        if record.seed is None:
-            game.seed = secrets.randbelow(2**31)
-            game.resync_dice()
+        if record.seed is None or mode == "remote":
+            game.reseed_secret()  # the rolls so far stay as they are (dice_from)
+        game.roll_dice()
         ai = _ai_sides(mode, side, level)
         game.players = {sd: ai.get(sd, "human") for sd in SIDES}
         return self._store_new(game, mode, side, ai, notes=())
@@ -224,6 +291,8 @@ class GameService:
             edition=game.edition,
             options=dict(game.options),
             seed=game.seed,
+            dice=game.dice,
+            dice_from=game.dice_from,
             date=game.date,
             mode=mode,
             ai=ai,
@@ -235,7 +304,8 @@ class GameService:
             result=game.result,
         )
         actions = [(game.actor_letter(e.actor), game.text(e.action)) for e in game.history]
-        self.store.create(row, actions, notes)
+        with self._stored("store the new game"):
+            self.store.create(row, actions, notes)
         s = Session(row=row, game=game)
         self._remember(s)
         self.kick_ai(s)
@@ -251,28 +321,69 @@ class GameService:
             "watch": f"/g/{gid}",
         }
 
+    @contextmanager
+    def _stored(self, what: str) -> Iterator[None]:
+        """Store failures as API errors: a conflict is 409, anything else 503 (the change, if
+        any, was not written)."""
+        try:
+            yield
+        except VersionConflict:
+            raise ApiError(409, "the game changed meanwhile: reload it") from None
+        except DamagedGameError as exc:
+            raise ApiError(410, f"{exc}; it cannot be opened") from None
+        except StoreError as exc:
+            log.error("store failure (%s): %s", what, exc)
+            raise ApiError(
+                503, f"could not {what}: the games database failed (the fault is logged)"
+            ) from None
+
     # -- sessions ---------------------------------------------------------------------------
 
     def _remember(self, s: Session) -> None:
         with self._lock:
             self._sessions[s.id] = s
             self._sessions.move_to_end(s.id)
+            self._versions[s.id] = s.row.version
             while len(self._sessions) > MAX_SESSIONS:
-                old_id, old = next(iter(self._sessions.items()))
-                if old.ai_running:
-                    self._sessions.move_to_end(old_id)
+                # The least recently used game the AI is not queued or deciding for (a game
+                # the AI holds must stay the one live object of that game).
+                old = next((k for k, v in self._sessions.items() if not v.ai_running), None)
+                if old is None:
                     break
-                del self._sessions[old_id]
+                del self._sessions[old]
 
     def session(self, game_id: str) -> Session:
+        """The live game, rebuilt from the store if it is not in memory (then its AI is
+        started if it is to move). 404 if there is no such game, 410 if it is damaged."""
         with self._lock:
             s = self._sessions.get(game_id)
             if s is not None:
                 self._sessions.move_to_end(game_id)
                 return s
-        row = self.store.get(game_id)
-        if row is None:
-            raise ApiError(404, f"there is no game {game_id!r}")
+            building = self._building.setdefault(game_id, threading.Lock())
+        try:
+            with building:  # a second request for the same game waits for the first rebuild
+                with self._lock:
+                    s = self._sessions.get(game_id)
+                if s is None:
+                    s = self._rebuild(game_id)
+                    self._remember(s)
+                    self.kick_ai(s)
+                return s
+        finally:
+            with self._lock:
+                self._building.pop(game_id, None)
+
+    def _rebuild(self, game_id: str) -> Session:
+        why = self._damaged.get(game_id)
+        if why is not None:
+            raise ApiError(410, why)
+        with self._stored("read the game"):
+            row = self.store.load(game_id)
+            if row is None:
+                raise ApiError(404, f"there is no game {game_id!r}")
+            actions = self.store.actions(game_id)
+            notes = self.store.notes(game_id)
         record = Record(
             game=row.game,
             edition=row.edition,
@@ -280,19 +391,48 @@ class GameService:
             seed=row.seed,
             players={sd: row.ai.get(sd, "human") for sd in SIDES},
             date=row.date,
-            actions=self.store.actions(game_id),
+            actions=actions,
+            dice=row.dice,
+            dice_from=row.dice_from,
         )
         try:
-            game = record.replay(check_result=False)
-        except RecordError as exc:
-            raise ApiError(500, f"game {game_id} cannot be rebuilt from its record: {exc}") from None
-        s = Session(row=row, game=game, notes={n: (sd, t) for n, sd, t in self.store.notes(game_id)})
+            game = self._replay_stored(record)
+        except Exception as exc:  # a RecordError, or whatever an engine changed since may raise
+            why = f"game {game_id} is damaged and cannot be opened: its record no longer replays ({exc})"
+            log.error("%s", why, exc_info=not isinstance(exc, TyphoonError))
+            self._damaged[game_id] = why[:MAX_MESSAGE]
+            raise ApiError(410, why) from None
+        return Session(row=row, game=game, notes={n: (sd, t) for n, sd, t in notes})
+
+    @staticmethod
+    def _replay_stored(record: Record) -> Game:
+        """A stored game rebuilt. Games uploaded before the dice were checked (schema 1) have
+        rolls that their stored seed does not give; the store wrote them itself, so they are
+        rebuilt with those rolls taken as played, and the dice to come still drawn from the
+        seed by roll index."""
+        try:
+            return record.replay(check_result=False)
+        except RecordError:
+            if record.dice != "mt" or record.dice_from != 0:
+                raise
+        record.dice_from = sum(1 for actor, _ in record.actions if actor == "*")
+        game = record.replay(check_result=False)
+        log.warning("game rebuilt with rolls its seed does not give (uploaded before the dice were checked)")
+        return game
+
+    def version(self, game_id: str) -> int:
+        """The game's current version, cheaply and whether or not it is live (a long poll
+        watches this, so it wakes even if its game was evicted from the cache meanwhile)."""
         with self._lock:
-            existing = self._sessions.get(game_id)
-            if existing is not None:
-                return existing
-        self._remember(s)
-        return s
+            v = self._versions.get(game_id)
+        if v is not None:
+            return v
+        with self._stored("read the game"):
+            got = self.store.version(game_id)
+        if got is None:
+            raise ApiError(404, f"there is no game {game_id!r}")
+        with self._lock:
+            return self._versions.setdefault(game_id, got)
 
     @staticmethod
     def _token_sides(s: Session, token: str | None) -> set[int]:
@@ -433,21 +573,22 @@ class GameService:
         g = s.game
         total = len(g.history)
         step = total if step is None else max(0, min(step, total))
-        return step, total, g.history[step].before if step < total else g.state
+        return step, total, g.state_at(step)
 
     def replay_step(self, game_id: str, step: int | None, *, numbers: bool = False) -> dict[str, Any]:
         s = self.session(game_id)
         with s.lock:
             step, total, state = self._at_step(s, step)
-            states = [e.before for e in s.game.history] + [s.game.state]
+            # Each entry knows the turn it was played in: no past state is rebuilt for this.
+            played = [e.turn for e in s.game.history] + [int(s.game.state.turn)]
             entry = self._log(s, step - 1, step)[0] if step > 0 else None
         tmc = _is_tmc(state)
         labels = {} if tmc else state.rules.turn_labels
         turns: list[dict[str, Any]] = []
-        for i, st in enumerate(states):
-            if not turns or st.turn != turns[-1]["turn"]:  # turns only go forward
-                label = tmc_views.turn_label(st) if tmc else labels.get(st.turn, "set-up")
-                turns.append({"turn": st.turn, "step": i, "label": label})
+        for i, turn in enumerate(played):
+            if not turns or turn != turns[-1]["turn"]:  # turns only go forward
+                label = tmc_views.turn_label(turn) if tmc else labels.get(turn, "set-up")
+                turns.append({"turn": turn, "step": i, "label": label})
         return {
             "id": s.id,
             "step": step,
@@ -541,7 +682,8 @@ class GameService:
                 )
             undone = g.text(g.undo(last).action)
             progress = self._progress(s, g)
-            self.store.truncate(s.id, len(g.history), progress, expect_version=s.row.version)
+            with self._stored("save the undo"):
+                self.store.truncate(s.id, len(g.history), progress, expect_version=s.row.version)
             self._apply_progress(s, g, progress)
             for n in [n for n in s.notes if n > len(g.history)]:
                 del s.notes[n]
@@ -578,13 +720,16 @@ class GameService:
         s.row.turn = p.turn
         s.row.phase = p.phase
         s.row.result = p.result
+        with self._lock:
+            self._versions[s.id] = p.version
 
     def _commit(self, s: Session, g: Game, first: int, notes: Sequence[tuple[int, str, str]] = ()) -> None:
         """Write the actions after ``first`` and make ``g`` the live game (under s.lock)."""
         new = g.history[first:]
         actions = [(g.actor_letter(e.actor), g.text(e.action)) for e in new]
         progress = self._progress(s, g)
-        self.store.append(s.id, first + 1, actions, progress, expect_version=s.row.version, notes=notes)
+        with self._stored("save the actions"):
+            self.store.append(s.id, first + 1, actions, progress, expect_version=s.row.version, notes=notes)
         self._apply_progress(s, g, progress)
         for n, sd, text in notes:
             s.notes[n] = (sd, text)
@@ -592,17 +737,59 @@ class GameService:
     # -- the AI -----------------------------------------------------------------------------
 
     def kick_ai(self, s: Session) -> None:
-        """Start the AI worker if it is an AI side's decision."""
+        """Queue the game for the AI workers if it is an AI side's decision."""
         with s.lock:
             if s.ai_running or self._closing or not self._ai_to_move(s):
                 return
             s.ai_running = True
             s.ai_error = None
-        try:
-            self._pool.submit(self._ai_loop, s)
-        except RuntimeError:  # the pool is shut down
-            with s.lock:
-                s.ai_running = False
+        self._enqueue(s, 0.0)
+
+    def _enqueue(self, s: Session, delay: float) -> None:
+        with self._cv:
+            if self._closing:
+                return
+            s.ai_ready_at = time.monotonic() + delay
+            self._queue.append(s)
+            while len(self._threads) < self.ai_workers:  # started on first use
+                t = threading.Thread(
+                    target=self._worker, name=f"typhoon-ai-{len(self._threads)}", daemon=True
+                )
+                self._threads.append(t)
+                t.start()
+            self._cv.notify()
+
+    def _next(self) -> Session | None:
+        """The first game in the queue that may be served now (under self._cv): not waiting
+        for its ai_delay, and not a search level while every heavy slot is taken."""
+        now = time.monotonic()
+        for i, s in enumerate(self._queue):
+            if s.ai_ready_at <= now and (self._heavy_running < self.heavy_workers or not s.heavy):
+                del self._queue[i]
+                return s
+        return None
+
+    def _worker(self) -> None:
+        while True:
+            with self._cv:
+                while True:
+                    if self._closing:
+                        return
+                    s = self._next()
+                    if s is not None:
+                        break
+                    soon = [q.ai_ready_at for q in self._queue]
+                    self._cv.wait(max(0.005, min(soon) - time.monotonic()) if soon else None)
+                heavy = s.heavy
+                self._heavy_running += heavy
+            try:
+                again = self._ai_decide(s)
+            finally:
+                with self._cv:
+                    self._heavy_running -= heavy
+                    self._cv.notify_all()  # a heavy slot may be free again
+            if again:
+                self._enqueue(s, self.ai_delay)  # to the back of the queue: round-robin
 
     def _ai_to_move(self, s: Session) -> bool:
         who = s.game.current_player()
@@ -611,40 +798,44 @@ class GameService:
     def _player(self, s: Session, side: int) -> Any:
         p = s.players.get(side)
         if p is None:
-            p = s.players[side] = make_player(
-                s.row.ai[SIDES[side]], seed=s.row.seed * 2 + side + len(s.game.history)
-            )
+            # Its own seed: one drawn from the dice seed would give the dice away.
+            p = s.players[side] = make_player(s.row.ai[SIDES[side]], seed=secrets.randbits(63))
+            _limit_time(p, self.ai_time_limit)
         return p
 
-    def _ai_loop(self, s: Session) -> None:
+    def _ai_decide(self, s: Session) -> bool:
+        """One AI decision in this game, committed like a human one. Returns whether the game
+        should be queued again (the AI may be to move again)."""
         try:
-            while True:
-                with s.lock:
-                    if self._closing or not self._ai_to_move(s):
-                        s.ai_running = False
-                        return
-                    who = s.game.current_player()
-                    state = s.game.state
-                    version = s.row.version
-                    actions = s.game.legal_actions()
-                    player = self._player(s, who)
-                action = player.choose(state, actions)
-                note = _explain(player)
-                if self.ai_delay:
-                    time.sleep(self.ai_delay)
-                with s.lock:
-                    if s.row.version != version:
-                        continue  # something changed meanwhile: think again
-                    g = s.game.copy()
-                    first = len(g.history)
-                    g.play(action)
-                    g.roll_dice()
-                    self._commit(s, g, first, [(first + 1, SIDES[who], note)] if note else [])
+            with s.lock:
+                if self._closing or not self._ai_to_move(s):
+                    s.ai_running = False
+                    return False
+                who = s.game.current_player()
+                state = s.game.state
+                version = s.row.version
+                actions = s.game.legal_actions()
+                player = self._player(s, who)
+            action = player.choose(state, actions)
+            note = _explain(player)
+            with s.lock:
+                if self._closing:  # the server is stopping: the store may be closed already
+                    s.ai_running = False
+                    return False
+                if s.row.version != version:
+                    return True  # something changed meanwhile: think again
+                g = s.game.copy()
+                first = len(g.history)
+                g.play(action)
+                g.roll_dice()
+                self._commit(s, g, first, [(first + 1, SIDES[who], note)] if note else [])
+            return True
         except Exception as exc:  # an AI bug must not take the server down
             log.exception("AI failed in game %s", s.id)
             with s.lock:
-                s.ai_error = f"the AI failed: {exc}"
+                s.ai_error = f"the AI failed: {exc.message if isinstance(exc, ApiError) else exc}"
                 s.ai_running = False
+            return False
 
 
 def _is_tmc(state: Any) -> bool:
@@ -656,6 +847,20 @@ def _render(state: Any, numbers: bool) -> str:
     if _is_tmc(state):
         return tmc_svg.render_map(state, numbers=numbers)
     return render_map(state, numbers=numbers)
+
+
+def _is_search(level: str) -> bool:
+    return level == "search" or level.startswith("search:")
+
+
+def _limit_time(player: Any, limit: float | None) -> None:
+    """Cut the player's searches at ``limit`` seconds per decision, if it searches (the search
+    levels' ``config.time_limit``, checked between rounds of roll-outs)."""
+    cfg = getattr(player, "config", None)
+    if limit is None or cfg is None or not dataclasses.is_dataclass(cfg) or not hasattr(cfg, "time_limit"):
+        return
+    own = cfg.time_limit
+    player.config = dataclasses.replace(cfg, time_limit=limit if own is None else min(own, limit))  # type: ignore[type-var]
 
 
 def _explain(player: Any) -> str | None:

@@ -158,5 +158,5 @@ def hex_view(state: Any, hid: str) -> dict[str, Any]:
     }
 
 
-def turn_label(state: Any) -> str:
-    return "set-up" if state.turn == 0 else f"GT {state.turn}"
+def turn_label(turn: int) -> str:
+    return "set-up" if turn == 0 else f"GT {turn}"
