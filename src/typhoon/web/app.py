@@ -1,25 +1,29 @@
 """The Starlette application: JSON API under ``/api``, the browser client under ``/`` and ``/g/ID``.
 
 See docs/API.md for every route. Errors are JSON ``{"error": message, ...}`` with the status
-telling what went wrong: 400 malformed request, 403 not your side (or not your game), 404
-unknown game, 409 stale position (with the current one), 422 an action or preview the rules
-refuse, 500 a server fault.
+telling what went wrong: 400 malformed request, 403 not your side (or not your game, or a
+cross-site request), 404 unknown game, 408 a body that did not arrive in time, 409 stale position
+(with the current one), 415 a JSON body not sent as ``application/json``, 421 a Host name that is
+not this server's, 422 an action or preview the rules refuse, 500 a server fault.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 from starlette.middleware import Middleware
@@ -28,10 +32,10 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import Message
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from typhoon.record import MAX_RECORD_BYTES
-from typhoon.web.service import ApiError, GameService
+from typhoon.web.service import AI_TIME_LIMIT, ApiError, GameService
 from typhoon.web.storage import Store
 
 log = logging.getLogger("typhoon.web")
@@ -42,6 +46,15 @@ MAX_UPLOAD = MAX_RECORD_BYTES + MAX_BODY  # a record with its JSON or multipart 
 RECORD_FIELDS = ("mode", "side", "level")  # what may come with an uploaded record
 MAX_WAIT = 30.0  # seconds a long poll may wait
 POLL_TICK = 0.025  # how often a waiting long poll looks at the game's version
+BODY_TIMEOUT = 30.0  # seconds a request body may take to arrive (slow clients get 408)
+MAX_DEPTH = 20  # nesting of a JSON body (the API's own bodies nest two levels)
+MAX_DIGITS = 18  # digits of an integer the app reads (fits 64 bits)
+# Digits of any integer in a JSON body: far below Python's int-string limit (4300), and enough for
+# the service to name the field whose value is out of range (a seed of 30 digits, say).
+MAX_JSON_DIGITS = 100
+# Names the server answers to besides IP literals (a DNS-rebinding page always sends its own name).
+DEFAULT_HOSTS = ("localhost",)
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 PAGE_HEADERS = {
     "Cache-Control": "no-cache",
@@ -71,10 +84,6 @@ def _page_text(name: str) -> str:
     return _INCLUDE.sub(lambda m: (STATIC / m.group(1)).read_text(encoding="utf-8"), text)
 
 
-def _truthy(v: str | None) -> bool:
-    return v is not None and v.lower() in ("1", "true", "yes", "on")
-
-
 def _token(request: Request, body: dict[str, Any] | None = None) -> str | None:
     t = request.headers.get("x-typhoon-token")
     if not t and body is not None and isinstance(body.get("token"), str):
@@ -86,45 +95,129 @@ def _token(request: Request, body: dict[str, Any] | None = None) -> str | None:
 
 async def _read_body(request: Request, limit: int, too_big: str) -> bytes:
     """The request body, refused (400, ``too_big``) as soon as it is known to be over ``limit``
-    bytes: from its Content-Length, or while it arrives (nothing past the limit is kept)."""
+    bytes: from its Content-Length, or while it arrives (nothing past the limit is kept); 408 if
+    it has not all arrived within the app's body timeout (a slow client holds no worker)."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    if declared.isdigit() and (len(declared) > MAX_DIGITS or int(declared) > limit):
         raise ApiError(400, too_big)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ApiError(400, too_big)
-        chunks.append(chunk)
-    return b"".join(chunks)
+
+    async def read() -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise ApiError(400, too_big)
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    timeout = getattr(request.app.state, "body_timeout", BODY_TIMEOUT)
+    try:
+        return await asyncio.wait_for(read(), timeout)
+    except TimeoutError:
+        raise ApiError(408, f"the request body did not arrive within {timeout:g} s") from None
 
 
-async def _json_body(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
-    raw = await _read_body(request, limit, f"the request body is larger than {limit} bytes")
-    if not raw.strip():
+def _json_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_JSON_DIGITS:
+        raise ApiError(400, f"the request body has an integer of more than {MAX_JSON_DIGITS} digits")
+    return int(digits)
+
+
+def _json_constant(name: str) -> Any:
+    raise ApiError(400, f"the request body is not valid JSON: {name} is not a JSON value")
+
+
+def _check_value(body: dict[str, Any]) -> None:
+    """Refuse a body nested more than MAX_DEPTH levels, or holding strings that are not Unicode
+    text (a lone surrogate from a ``\\ud800`` escape cannot be stored, logged or sent back as
+    UTF-8). A token is exempt from the text check: it is only compared, never stored nor sent
+    back, and whatever its characters a wrong one is refused (403) like any other."""
+    stack: list[tuple[Any, int]] = [(v, 1) for k, v in body.items() if k != "token"]
+    stack += [(k, 1) for k in body]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ApiError(
+                    400, "the request body has a string that is not Unicode text (a lone surrogate)"
+                ) from None
+        elif isinstance(v, (dict, list)):
+            if depth >= MAX_DEPTH:
+                raise ApiError(400, f"the request body nests more than {MAX_DEPTH} levels deep")
+            items = [*v.keys(), *v.values()] if isinstance(v, dict) else v
+            stack.extend((x, depth + 1) for x in items)
+
+
+def _parse_json(raw: bytes) -> dict[str, Any]:
+    """A JSON object from UTF-8 bytes, within the depth and integer limits, all text Unicode."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError(400, "the request body is not UTF-8 text") from None
+    if not text.strip():
         raise ApiError(400, "the request body is empty; send a JSON object")
     try:
-        body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        body = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+    except json.JSONDecodeError as exc:
         raise ApiError(400, f"the request body is not valid JSON: {exc}") from None
+    except RecursionError:  # the parser recurses once per level: far deeper than allowed
+        raise ApiError(400, f"the request body nests more than {MAX_DEPTH} levels deep") from None
     if not isinstance(body, dict):
         raise ApiError(400, "the request body must be a JSON object")
+    _check_value(body)
     return body
 
 
-_INT = re.compile(r"-?[0-9]{1,30}")
+def _media_type(request: Request) -> str:
+    return request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+
+async def _json_body(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
+    # A JSON body must say so: a page on another site can send text/plain (or a form) without
+    # asking first, but not application/json. (Its size is refused first, as it is known first.)
+    raw = await _read_body(request, limit, f"the request body is larger than {limit} bytes")
+    if _media_type(request) != "application/json":
+        raise ApiError(415, "send the request body as JSON with 'Content-Type: application/json'")
+    return _parse_json(raw)
+
+
+_INT = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
+_FLAGS = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "on": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
+}
 
 
 def _int(value: Any, name: str) -> int | None:
     """An optional integer: a JSON integer, or the digits of a query parameter (None if absent)."""
     if value is None or value == "":
         return None
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**MAX_DIGITS:
         return value
     if isinstance(value, str) and _INT.fullmatch(value):
         return int(value)
-    raise ApiError(400, f"'{name}' must be an integer, not {value!r}")
+    shown = value if not isinstance(value, str) or len(value) <= 40 else value[:40] + "..."
+    raise ApiError(400, f"'{name}' must be an integer of at most {MAX_DIGITS} digits, not {shown!r}")
+
+
+def _flag(request: Request, name: str) -> bool:
+    """A yes/no query parameter (absent or empty is no)."""
+    v = request.query_params.get(name)
+    if v is None or v == "":
+        return False
+    flag = _FLAGS.get(v.lower())
+    if flag is None:
+        raise ApiError(400, f"'{name}' must be 1 or 0 (true or false), not {v[:40]!r}")
+    return flag
 
 
 def _seen(body: dict[str, Any]) -> int:
@@ -195,12 +288,124 @@ def _decode_record(raw: bytes) -> str:
         raise ApiError(400, "the record is not UTF-8 text") from None
 
 
+def _split_host(value: str) -> tuple[str, int | None] | None:
+    """``name[:port]`` (``[v6]:port`` for IPv6) as (lower-case name, port), None if malformed."""
+    name, port = value.strip().lower(), ""
+    if name.startswith("["):
+        end = name.find("]")
+        if end < 0:
+            return None
+        name, rest = name[1:end], name[end + 1 :]
+        if rest:
+            if not rest.startswith(":"):
+                return None
+            port = rest[1:]
+    elif name.count(":") == 1:
+        name, port = name.split(":")
+    elif ":" in name:
+        return None
+    if port and not (port.isdigit() and len(port) <= 5):
+        return None
+    name = name.rstrip(".")
+    return (name, int(port) if port else None) if name else None
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class _SameSite:
+    """Refuses what a page of another site could send (ASGI middleware, before any route):
+
+    - a Host name that is not this server's (421): a DNS-rebinding page reaches a loopback
+      server under its own name. IP literals, ``localhost``, the address the server reports for
+      the connection and the configured names are this server's (``*`` allows any);
+    - a change (POST...) whose ``Origin`` is neither this server (the Host it was sent to) nor
+      a configured origin (403). Requests without Origin (curl, scripts) are not cross-site.
+    """
+
+    def __init__(self, app: ASGIApp, hosts: Iterable[str], origins: Iterable[str]) -> None:
+        self.app = app
+        self.hosts = frozenset(h.strip().lower().strip("[]").rstrip(".") for h in hosts if h.strip())
+        self.origins = frozenset(o.strip().lower().rstrip("/") for o in origins if o.strip())
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            refused = self._refusal(scope)
+            if refused is not None:
+                status, message = refused
+                await JSONResponse({"error": message, "status": status}, status_code=status)(
+                    scope, receive, send
+                )
+                return
+        await self.app(scope, receive, send)
+
+    def _refusal(self, scope: Scope) -> tuple[int, str] | None:
+        headers = Headers(scope=scope)
+        host_header = headers.get("host")
+        host = _split_host(host_header) if host_header is not None else None
+        if host_header is not None:
+            if host is None:
+                return 400, "the Host header is malformed"
+            server = scope.get("server")
+            own = server[0].lower() if server else None
+            if not (_is_ip(host[0]) or host[0] in self.hosts or host[0] == own or "*" in self.hosts):
+                shown = host[0] if len(host[0]) <= 60 else host[0][:60] + "..."
+                return 421, (
+                    f"this server does not answer to the name {shown!r}; use its address (such as "
+                    f"127.0.0.1), or start it with --allow-host {shown}"
+                )
+        if scope["method"] in SAFE_METHODS:
+            return None
+        origin = headers.get("origin")
+        if origin is None or origin.lower().rstrip("/") in self.origins or "*" in self.origins:
+            return None
+        if host is not None and _same_origin(origin, host):
+            return None
+        shown = origin if len(origin) <= 80 else origin[:80] + "..."
+        return 403, (
+            f"cross-site request refused: the page at {shown!r} is not this server; start the server "
+            f"with --allow-origin to allow another site"
+        )
+
+
+def _same_origin(origin: str, host: tuple[str, int | None]) -> bool:
+    """Whether ``Origin`` names the host (and port) the request was sent to."""
+    try:
+        parts = urlsplit(origin)
+        port = parts.port
+    except ValueError:
+        return False
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    if default is None or parts.hostname is None:
+        return False  # "null" (a sandboxed or file page), or no web origin at all
+    name = parts.hostname.rstrip(".")
+    return name == host[0] and (port or default) == (host[1] or default)
+
+
 def create_app(
-    data_dir: str | Path | None = None, *, ai_delay: float = 0.0, resume: bool = True
+    data_dir: str | Path | None = None,
+    *,
+    ai_delay: float = 0.0,
+    resume: bool = True,
+    allowed_hosts: Iterable[str] = (),
+    allowed_origins: Iterable[str] = (),
+    body_timeout: float = BODY_TIMEOUT,
+    ai_time_limit: float | None = AI_TIME_LIMIT,
 ) -> Starlette:
-    """The web app storing its games in ``data_dir`` (default ./data)."""
+    """The web app storing its games in ``data_dir`` (default ./data).
+
+    ``allowed_hosts``: names the server answers to besides IP literals and ``localhost``;
+    ``allowed_origins``: other sites (``https://example.org``) whose pages may change games;
+    ``body_timeout``: seconds a request body may take to arrive;
+    ``ai_time_limit``: seconds a search level may think over one decision (None: its own budget).
+    """
     store = Store(data_dir if data_dir is not None else "data")
-    service = GameService(store, ai_delay=ai_delay)
+    service = GameService(store, ai_delay=ai_delay, ai_time_limit=ai_time_limit)
 
     # -- pages ------------------------------------------------------------------------------
 
@@ -234,10 +439,14 @@ def create_app(
         q = request.query_params
         after = _int(q.get("after"), "after")
         wait = min(float(_int(q.get("wait"), "wait") or 0), MAX_WAIT)
-        s = await run_in_threadpool(service.session, gid)
+        flags = {k: _flag(request, k) for k in ("svg", "numbers", "legal")}  # 400 before any wait
+        await run_in_threadpool(service.session, gid)  # 404 (or 410) before any wait
         if after is not None and wait > 0:
+            # The service's version survives the session leaving its cache (the session's own
+            # row would stop changing, and the poll would wait to its deadline). It is a dict
+            # lookup under a short lock once service.session has seen the game, as it just has.
             deadline = time.monotonic() + wait
-            while s.row.version == after and time.monotonic() < deadline:
+            while service.version(gid) == after and time.monotonic() < deadline:
                 await asyncio.sleep(POLL_TICK)
                 if await request.is_disconnected():
                     return Response(status_code=204)
@@ -245,9 +454,7 @@ def create_app(
             service.view,
             gid,
             _token(request),
-            svg=_truthy(q.get("svg")),
-            numbers=_truthy(q.get("numbers")),
-            legal=_truthy(q.get("legal")),
+            **flags,
         )
         return JSONResponse(out)
 
@@ -311,7 +518,7 @@ def create_app(
         q = request.query_params
         step = _int(q.get("step"), "step")
         out = await run_in_threadpool(
-            service.replay_step, request.path_params["gid"], step, numbers=_truthy(q.get("numbers"))
+            service.replay_step, request.path_params["gid"], step, numbers=_flag(request, "numbers")
         )
         return JSONResponse(out)
 
@@ -319,7 +526,7 @@ def create_app(
         q = request.query_params
         step = _int(q.get("step"), "step")
         svg = await run_in_threadpool(
-            service.map_svg, request.path_params["gid"], step, numbers=_truthy(q.get("numbers"))
+            service.map_svg, request.path_params["gid"], step, numbers=_flag(request, "numbers")
         )
         return Response(svg, media_type="image/svg+xml")
 
@@ -383,10 +590,16 @@ def create_app(
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(GZipMiddleware, minimum_size=2000, compresslevel=5)],
+        middleware=[
+            Middleware(_SameSite, hosts=(*DEFAULT_HOSTS, *allowed_hosts), origins=allowed_origins),
+            Middleware(GZipMiddleware, minimum_size=2000, compresslevel=5),
+        ],
         exception_handlers={ApiError: api_error, HTTPException: http_error, Exception: server_error},
         lifespan=lifespan,
     )
+    # No redirect (Starlette's adds or drops a trailing slash) that would name the request's Host.
+    app.router.redirect_slashes = False
     app.state.service = service
     app.state.store = store
+    app.state.body_timeout = body_timeout
     return app

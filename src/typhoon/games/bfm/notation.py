@@ -41,6 +41,7 @@ from typhoon.games.bfm.actions import (
     SetupStandard,
     StandFast,
 )
+from typhoon.games.bfm.invariants import problems
 from typhoon.games.bfm.rules import SIDE_NAMES, load_rules
 from typhoon.games.bfm.state import OFF, STEP_NAMES, Battle, State
 
@@ -298,6 +299,10 @@ def position_from_text(text: str) -> State:
             raise NotationError("cur= column and owed must be numbers") from None
         s.cur = Battle(d, atk, hexi(parts[1]), column, "" if parts[3] == "-" else parts[3], owed)
     s.result = nc.result_field(f["res"])
+    # The engine relies on the fields agreeing (one unit a hex, the waiting unit in a movement phase...).
+    found = problems(s)
+    if found:
+        raise NotationError(f"inconsistent position: {found[0]}")
     return s
 
 

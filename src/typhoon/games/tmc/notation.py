@@ -46,6 +46,7 @@ from typhoon.games.tmc.actions import (
     Roll,
     SetupStandard,
 )
+from typhoon.games.tmc.invariants import problems
 from typhoon.games.tmc.rules import PHASES, SIDE_NAMES, Rules, load_rules
 from typhoon.games.tmc.state import OFF, PendingOverrun, State
 
@@ -273,35 +274,60 @@ def _enc(v: Any) -> str:
 
 
 def _dec(text: str) -> Any:
+    """The value of an ``_enc`` field: a restricted literal evaluator (ints, strs, bools, None,
+    tuples, ``Fraction(int[, int])`` and the combat record NamedTuples). Anything else, or a
+    record called with the wrong arguments, is a NotationError."""
     import ast
     from fractions import Fraction
 
     src = text.replace("%20", " ").replace("%25", "%")
     try:
         tree = ast.parse(src, mode="eval")
-    except SyntaxError:
-        raise NotationError(f"cannot read combat data {src!r}") from None
+    except (SyntaxError, ValueError, UnicodeError, MemoryError, RecursionError):
+        # MemoryError and RecursionError: the parser's stack, on deeply nested input.
+        raise NotationError(f"cannot read combat data {src[:80]!r}") from None
 
     def ev(n: ast.AST) -> Any:
         if isinstance(n, ast.Constant):
-            return n.value
+            v = n.value  # an int literal is already bounded by the parser (4300 digits)
+            if v is None or isinstance(v, (bool, str, int)):
+                return v
+            raise NotationError(f"combat data holds {v!r:.40}, not an integer, text, bool or None")
         if isinstance(n, ast.Tuple):
             return tuple(ev(e) for e in n.elts)
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
-            return -ev(n.operand)
+            v = ev(n.operand)
+            if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+                raise NotationError(f"cannot read combat data {src[:80]!r}: '-' before {v!r:.40}")
+            return -v
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
             name = n.func.id
             args = [ev(a) for a in n.args]
             kwargs = {k.arg: ev(k.value) for k in n.keywords if k.arg}
             if name == "Fraction":
+                if (
+                    kwargs
+                    or not 1 <= len(args) <= 2
+                    or not all(type(a) is int for a in args)
+                    or args[1:] == [0]
+                ):
+                    raise NotationError(
+                        f"cannot read combat data {src[:80]!r}: Fraction(int[, int]) expected"
+                    )
                 return Fraction(*args)
             cls = _combat_types().get(name)
             if cls is None:
                 raise NotationError(f"unknown combat record type {name}")
-            return cls(*args, **kwargs)
-        raise NotationError(f"cannot read combat data {src!r}")
+            try:
+                return cls(*args, **kwargs)
+            except TypeError as exc:
+                raise NotationError(f"cannot read combat data {src[:80]!r}: {exc}") from None
+        raise NotationError(f"cannot read combat data {src[:80]!r}")
 
-    return ev(tree.body)
+    try:
+        return ev(tree.body)
+    except RecursionError:
+        raise NotationError(f"cannot read combat data {src[:80]!r}: nested too deeply") from None
 
 
 def _combat_types() -> dict[str, Any]:
@@ -426,4 +452,16 @@ def position_from_text(text: str, rules: Rules | None = None) -> State:
     s.cdata = _dec(f["cdata"])
     s.result = nc.result_field(f["res"])
     s.level = "" if f["level"] == "-" else f["level"]
+    _check(s)
     return s
+
+
+def _check(s: State) -> None:
+    """Refuse a position whose fields disagree (the engine relies on their agreement: a unit
+    placed this phase but off the map, say, would break the set-up's legal moves)."""
+    off = [u for u in range(len(s.rules.units)) if s.loc[u] == OFF and (s.placed >> u) & 1]
+    if off:
+        raise NotationError(f"placed= lists {s.rules.units[off[0]].id}, which is off the map")
+    found = problems(s)
+    if found:
+        raise NotationError(f"inconsistent position: {found[0]}")
