@@ -4,76 +4,19 @@ acknowledged action is still there; an AI game resumes by itself."""
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
+from reliability.server import Server, get, post
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL semantics")
-
-
-class Server:
-    def __init__(self, data: Path):
-        self.data = data
-        self.proc: subprocess.Popen[str] | None = None
-        self.url = ""
-
-    def start(self, *extra: str) -> None:
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "typhoon", "serve", "--port", "0", "--data", str(self.data), *extra],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env=env,
-        )
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + 30
-        line = ""
-        while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
-            m = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
-            if m:
-                self.url = m.group(1)
-                break
-            if self.proc.poll() is not None:
-                raise AssertionError(f"server exited: {line}")
-        else:  # pragma: no cover
-            raise AssertionError("server did not print its URL")
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise AssertionError("server did not answer")  # pragma: no cover
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        assert self.proc.returncode == -signal.SIGKILL
-        if self.proc.stdout:
-            self.proc.stdout.close()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:  # pragma: no cover
-                self.proc.kill()
-        if self.proc is not None and self.proc.stdout and not self.proc.stdout.closed:
-            self.proc.stdout.close()
 
 
 @pytest.fixture
@@ -84,18 +27,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
         yield s
     finally:
         s.stop()
-
-
-def post(url: str, path: str, body: dict[str, Any], token: str | None = None) -> httpx.Response:
-    headers = {"X-Typhoon-Token": token} if token else {}
-    return httpx.post(url + path, json=body, headers=headers, timeout=20)
-
-
-def get(url: str, path: str, token: str | None = None, **params: Any) -> dict[str, Any]:
-    headers = {"X-Typhoon-Token": token} if token else {}
-    r = httpx.get(url + path, params=params, headers=headers, timeout=40)
-    assert r.status_code == 200, r.text
-    return dict(r.json())
 
 
 def test_kill_9_loses_no_acknowledged_action(server: Server) -> None:
