@@ -179,9 +179,7 @@ def test_play_against_the_ai(browser: Any, server: str, artifacts: Path) -> None
 
 
 def test_remote_link_cannot_move_the_other_sides_units(browser: Any, server: str) -> None:
-    g = httpx.post(
-        server + "/api/games", json={"mode": "remote", "side": "german"}, timeout=20
-    ).json()
+    g = httpx.post(server + "/api/games", json={"mode": "remote", "side": "german"}, timeout=20).json()
     german_ctx = browser.new_context(viewport={"width": 1300, "height": 850})
     soviet_ctx = browser.new_context(viewport={"width": 1300, "height": 850})
     try:
