@@ -284,3 +284,23 @@ def test_a_seeded_upload_keeps_its_dice_except_in_a_remote_game(store: Store) ->
     remote = store.get(svc.upload(text, {"mode": "remote"})["id"])
     assert remote is not None and remote.seed != 4 and remote.dice == "sha256"  # the uploader knew seed 4
     svc.close()
+
+
+def test_a_stored_level_that_names_a_program_is_never_run(tmp_path: Path, store: Store) -> None:
+    # Only built-in levels reach a web game (create and upload check them); a tampered store
+    # naming `cmd:...` must not start that program on the server.
+    marker = tmp_path / "ran"
+    svc = GameService(store)
+    g = svc.create({"mode": "ai", "side": "german", "level": "random"})
+    svc.close()
+    con = sqlite3.connect(tmp_path / DB_NAME)
+    con.execute("UPDATE games SET ai=? WHERE id=?", ('{"soviet": "cmd:touch ' + str(marker) + '"}', g["id"]))
+    con.commit()
+    con.close()
+    svc = GameService(store)
+    try:
+        v = wait_for(lambda: (x := svc.view(g["id"], g["token"]))["ai_error"] and x)
+        assert "unknown AI level" in v["ai_error"]
+        assert not marker.exists()
+    finally:
+        svc.close()

@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from typhoon.errors import IllegalActionError, NotationError, RecordError, TyphoonError
+from typhoon.errors import IllegalActionError, NotationError, OptionError, RecordError, TyphoonError
 from typhoon.game import CHANCE, TERMINAL, Game
 from typhoon.games import game_keys, game_module
 from typhoon.games.bfm.preview import preview
@@ -798,8 +798,11 @@ class GameService:
     def _player(self, s: Session, side: int) -> Any:
         p = s.players.get(side)
         if p is None:
+            level = s.row.ai[SIDES[side]]
+            if level not in player_names():  # never start a program (`cmd:`) named by the store
+                raise OptionError(f"unknown AI level {level!r}")
             # Its own seed: one drawn from the dice seed would give the dice away.
-            p = s.players[side] = make_player(s.row.ai[SIDES[side]], seed=secrets.randbits(63))
+            p = s.players[side] = make_player(level, seed=secrets.randbits(63))
             _limit_time(p, self.ai_time_limit)
         return p
 
