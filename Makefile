@@ -18,7 +18,7 @@ $(CORE): pyproject.toml | $(VENV)/bin/python
 	touch $(CORE)
 
 $(FULL): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet -e '.[dev,rl]'
+	$(PY) -m pip install --quiet -e '.[dev,rl,mcp,study,ray]'
 	touch $(FULL) $(CORE)
 
 install: $(FULL)

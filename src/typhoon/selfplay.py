@@ -31,16 +31,20 @@ def play_game(
         seed=seed,
         players={g_side: p.name for g_side, p in zip(("german", "soviet"), players)},
     )
+    # Players with an observe(game) method (external engines, docs/PROTOCOL.md) hear of every action.
+    observers = list({id(p): p for p in players if callable(getattr(p, "observe", None))}.values())
     while not g.is_over:
         who = g.current_player()
         if who == CHANCE:
             g.roll()
-            continue
-        actions = g.legal_actions()
-        action = players[who].choose(g.state, actions)
-        if on_step is not None:
-            on_step(g, action)
-        g.play(action)
+        else:
+            actions = g.legal_actions()
+            action = players[who].choose(g.state, actions)
+            if on_step is not None:
+                on_step(g, action)
+            g.play(action)
+        for p in observers:
+            p.observe(g)  # type: ignore[attr-defined]
     return g
 
 

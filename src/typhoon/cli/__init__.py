@@ -12,7 +12,20 @@ from collections.abc import Sequence
 from typhoon import __version__
 from typhoon.errors import TyphoonError
 
-COMMANDS = ("play", "serve", "selfplay", "match", "replay", "bench", "soak", "rules")
+COMMANDS = (
+    "play",
+    "serve",
+    "selfplay",
+    "match",
+    "replay",
+    "bench",
+    "soak",
+    "rules",
+    "engine",
+    "tournament",
+    "study",
+    "mcp",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

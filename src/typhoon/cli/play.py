@@ -49,8 +49,10 @@ def make_controller(who: str, seed: int | None) -> Player | None:
     """None for a human, else the computer player of that level."""
     if who == HUMAN:
         return None
-    if who not in player_names():
-        raise OptionError(f"unknown player {who!r}; choose human or one of: {', '.join(player_names())}")
+    if who not in player_names() and not who.startswith("cmd:"):
+        raise OptionError(
+            f"unknown player {who!r}; choose human, cmd:<engine command> or one of: {', '.join(player_names())}"
+        )
     return make_player(who, seed)
 
 

@@ -50,8 +50,13 @@ def player_names() -> list[str]:
 
 
 def make_player(name: str, seed: int | None = None) -> Player:
-    """A player by level name, e.g. 'random'. Raises OptionError for an unknown name."""
+    """A player by level name, e.g. 'random', or 'cmd:<command line>' for an external engine
+    (docs/PROTOCOL.md). Raises OptionError for an unknown name."""
     _load_levels()
     if name in LEVELS:
         return LEVELS[name](seed)
+    if name.startswith("cmd:") and name[4:].strip():
+        from typhoon.players.external import ExternalPlayer  # the protocol is imported only when used
+
+        return ExternalPlayer(name[4:].strip())
     raise OptionError(f"unknown player {name!r}; players: {', '.join(sorted(LEVELS))}")

@@ -1,0 +1,312 @@
+"""An MCP server (issue 16 point 2) so a language-model client can play against the built-in AI:
+``typhoon mcp`` speaks the Model Context Protocol on stdin/stdout with the official ``mcp``
+Python SDK (``pip install 'typhoon[mcp]'``).
+
+Tools: ``new_game`` (game, edition, side, level), ``position`` (the position in words and what
+to decide), ``map_around`` (the hexes around a hex in words), ``legal_actions``, ``preview_attack``
+(the odds of an attack), ``act`` (play an action in the game's notation; then the dice and the AI
+play until it is the client's turn again). Only built-in levels play the other side: a client
+can never make the server start a program.
+
+The words come from the terminal front end (typhoon.tui.describe and tui.tmc_words); the
+rules are the engine's, through :class:`typhoon.game.Game`.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from typhoon.errors import IllegalActionError, OptionError, TyphoonError
+from typhoon.game import CHANCE, Game
+from typhoon.games import game_keys, game_module
+from typhoon.players import Player, make_player, player_names
+
+MAX_GAMES = 32  # games a server keeps (the oldest is dropped)
+MAX_LISTED = 200  # legal actions listed at most per call
+MAX_RADIUS = 3
+MAX_AI_ACTIONS = 20_000  # a safety bound on one `act` (a tmc AI turn is hundreds of actions)
+
+
+@dataclass
+class Table:
+    """One game between the client (``side``) and a built-in AI."""
+
+    game: Game
+    side: int
+    level: str
+    ai: Player
+    log: list[str] = field(default_factory=list)
+
+
+def _grid(state: Any) -> Any:
+    rules = state.rules
+    return rules.grid if hasattr(rules, "grid") else rules.map.grid
+
+
+class Tables:
+    """The games of one server. Every method returns text for the client or raises a
+    TyphoonError with a message for it; none changes a game when it raises."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Table] = {}
+        self.lock = threading.Lock()
+
+    # -- starting -----------------------------------------------------------------------------
+
+    def new_game(
+        self,
+        game: str = "bfm",
+        edition: str | None = None,
+        side: str = "german",
+        level: str = "heuristic",
+        seed: int | None = None,
+        options: dict[str, str] | None = None,
+    ) -> tuple[str, str]:
+        if game not in game_keys():
+            raise OptionError(f"unknown game {game!r}; games: {', '.join(game_keys())}")
+        module = game_module(game)
+        if side not in module.sides:
+            raise OptionError(f"side must be one of {', '.join(module.sides)}, not {side!r}")
+        levels = player_names()
+        if level not in levels:  # built-in levels only: never cmd:<program>
+            raise OptionError(f"unknown level {level!r}; levels: {', '.join(levels)}")
+        g = Game(game, edition or None, options or {}, seed=seed)
+        me = module.sides.index(side)
+        ai = make_player(level, g.seed * 2 + 2 - me)
+        gid = secrets.token_hex(4)
+        t = Table(g, me, level, ai)
+        with self.lock:
+            self.tables[gid] = t
+            while len(self.tables) > MAX_GAMES:
+                del self.tables[next(iter(self.tables))]
+        happened = self._advance(t)
+        intro = (
+            f"Game {gid}: {module.title}, edition {g.edition}; you play the {side} side against "
+            f"the `{level}` AI. Actions are written in the game's notation (see `legal_actions`)."
+        )
+        return gid, "\n".join([intro, *happened, "", self.position(gid)])
+
+    def table(self, gid: str) -> Table:
+        t = self.tables.get(gid)
+        if t is None:
+            raise OptionError(f"no game {gid!r}; start one with new_game")
+        return t
+
+    # -- looking ------------------------------------------------------------------------------
+
+    def position(self, gid: str) -> str:
+        t = self.table(gid)
+        g = t.game
+        s = g.state
+        legal = g.legal_actions() if not g.is_over else []
+        if g.module.key == "bfm":
+            from typhoon.tui import describe
+
+            lines = [describe.status_line(s), describe.rules_line(s)]
+            if g.is_over:
+                lines.append(describe.result_text(s))
+            else:
+                lines.append(self._whose(t))
+                lines.append(describe.decision_text(s, legal))
+            battles = describe.battles_text(s)
+            if battles and battles != "none":
+                lines.append(battles)
+            lines.append(describe.units_table(s))
+        else:
+            from typhoon.tui import tmc_words as words
+
+            lines = ["; ".join(words.status_parts(s)), words.scenario_facts(s.rules)]
+            if g.is_over:
+                lines.append(words.result_text(s))
+            else:
+                lines.append(self._whose(t))
+                lines.append(words.decision_text(s, legal))
+            mine = [u for u in range(len(s.rules.units)) if s.rules.units[u].side == t.side and s.loc[u] >= 0]
+            lines.append(f"Your units on the map ({len(mine)}):")
+            lines += ["  " + words.unit_words(s, u) + f" in {_grid(s).ids[s.loc[u]]}" for u in mine]
+            lines.append(words.RECONSTRUCTION)
+        return "\n".join(x for x in lines if x)
+
+    def _whose(self, t: Table) -> str:
+        who = t.game.current_player()
+        if who == t.side:
+            return "It is your decision."
+        return "Waiting for the other side."  # never seen by a client: act() plays it out
+
+    def map_around(self, gid: str, hex_id: str, radius: int = 1) -> str:
+        t = self.table(gid)
+        s = t.game.state
+        grid = _grid(s)
+        h = grid.index.get(hex_id.strip(), -1)
+        if h < 0:
+            raise OptionError(f"{hex_id!r} is not a hex of this map (hexes are written like {grid.ids[0]})")
+        if not 0 <= radius <= MAX_RADIUS:
+            raise OptionError(f"radius must be 0 to {MAX_RADIUS}")
+        ring = {h}
+        frontier = {h}
+        for _ in range(radius):
+            frontier = {n for x in frontier for n in grid.neighbours[x] if n >= 0} - ring
+            ring |= frontier
+        if t.game.module.key == "bfm":
+            from typhoon.tui import describe
+
+            return "\n".join(describe.hex_text(s, x) for x in sorted(ring))
+        from typhoon.tui import tmc_words as words
+
+        return "\n".join(words.hex_words(s, x) for x in sorted(ring))
+
+    def legal_actions(self, gid: str, contains: str = "") -> str:
+        t = self.table(gid)
+        g = t.game
+        if g.is_over:
+            return "The game is over; no actions."
+        if g.current_player() != t.side:
+            return "It is not your decision."
+        texts = [g.text(a) for a in g.legal_actions()]
+        if contains:
+            texts = [x for x in texts if contains.lower() in x.lower()]
+        head = f"{len(texts)} legal action(s)" + (f" containing {contains!r}" if contains else "")
+        if len(texts) > MAX_LISTED:
+            head += f", the first {MAX_LISTED} (narrow them with `contains`, e.g. a unit or a hex)"
+        return "\n".join([head + ":", *texts[:MAX_LISTED]])
+
+    def preview_attack(self, gid: str, target: str, attackers: list[str]) -> str:
+        t = self.table(gid)
+        g = t.game
+        s = g.state
+        if g.module.key == "bfm":
+            from typhoon.games.bfm.preview import preview
+            from typhoon.tui import describe
+
+            pv = preview(s, target.strip(), [a.strip() for a in attackers])
+            return describe.odds_text(s, pv)
+        # The Moscow Campaign: the odds are offered when an attack is resolved (rules §14).
+        odds = (
+            [g.text(a) for a in g.legal_actions() if getattr(a, "kind", "") == "odds"]
+            if not g.is_over
+            else []
+        )
+        if odds:
+            return "The attacker may resolve on the computed column or any lower one: " + ", ".join(odds)
+        raise IllegalActionError(
+            "In The Moscow Campaign the odds are shown when the attack is resolved (`odds A-D` "
+            "actions); declare attacks with `attack HEX with UNIT,UNIT`."
+        )
+
+    # -- acting -------------------------------------------------------------------------------
+
+    def act(self, gid: str, action: str) -> str:
+        t = self.table(gid)
+        g = t.game
+        if g.is_over:
+            raise IllegalActionError("the game is over")
+        if g.current_player() != t.side:
+            raise IllegalActionError("it is not your decision")
+        events = g.play_text(action.strip())  # NotationError / IllegalActionError change nothing
+        lines = [f"You: {g.text(g.history[-1].action)}", *(f"  {e.text}" for e in events)]
+        lines += self._advance(t)
+        lines += ["", self.position(gid)]
+        return "\n".join(lines)
+
+    def _advance(self, t: Table) -> list[str]:
+        """Roll the dice and let the AI play until the client decides or the game ends."""
+        g = t.game
+        out: list[str] = []
+        for _ in range(MAX_AI_ACTIONS):
+            if g.is_over:
+                break
+            who = g.current_player()
+            if who == CHANCE:
+                events = g.roll()
+                out += [f"  {e.text}" for e in events]
+            elif who == t.side:
+                break
+            else:
+                action = t.ai.choose(g.state, g.legal_actions())
+                events = g.play(action)
+                out.append(f"AI ({t.level}): {g.text(action)}")
+                out += [f"  {e.text}" for e in events]
+        if len(out) > 400:  # a long AI turn: the start and the end
+            out = [*out[:150], f"  ... {len(out) - 300} more lines ...", *out[-150:]]
+        return out
+
+
+def build_server(tables: Tables | None = None) -> Any:
+    """The MCPServer with Typhoon's tools (needs the ``mcp`` package)."""
+    try:
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.exceptions import ToolError
+    except ImportError:
+        raise OptionError("`typhoon mcp` needs the MCP SDK: pip install 'typhoon[mcp]'") from None
+
+    tb = tables or Tables()
+    server = MCPServer(
+        "typhoon",
+        instructions="Play Battle for Moscow (bfm) or The Moscow Campaign (tmc) against Typhoon's AI. "
+        "Start with new_game, read position, list legal_actions, preview_attack before attacking, "
+        "then act with one action in the game's notation.",
+    )
+
+    def guard(fn: Any, *args: Any) -> str:
+        try:
+            return str(fn(*args))
+        except TyphoonError as exc:  # a bad request: an error result with the reason; nothing changed
+            raise ToolError(str(exc)) from None
+
+    @server.tool()
+    def new_game(
+        game: str = "bfm",
+        edition: str = "",
+        side: str = "german",
+        level: str = "heuristic",
+        seed: int | None = None,
+        options: dict[str, str] | None = None,
+    ) -> str:
+        """Start a game against the built-in AI. game: bfm (Battle for Moscow) or tmc (The
+        Moscow Campaign); edition: bfm gdw1986/vpg2009, tmc the scenario 1-24 (empty: the
+        default); side: german or soviet; level: random, heuristic, search, ...; options:
+        rule options NAME=VALUE. Returns the game id and the position."""
+
+        def start() -> str:
+            gid, text = tb.new_game(game, edition or None, side, level, seed, options)
+            return f"game_id: {gid}\n{text}"
+
+        return guard(start)
+
+    @server.tool()
+    def position(game_id: str) -> str:
+        """The position in words: turn, phase, Moscow, units, and what you may decide."""
+        return guard(tb.position, game_id)
+
+    @server.tool()
+    def map_around(game_id: str, hex: str, radius: int = 1) -> str:
+        """Every hex within radius (0-3) of a hex (e.g. 0506): terrain, rivers, cities, units, zones of control."""
+        return guard(tb.map_around, game_id, hex, radius)
+
+    @server.tool()
+    def legal_actions(game_id: str, contains: str = "") -> str:
+        """Your legal actions in the game's notation (at most 200; `contains` filters them)."""
+        return guard(tb.legal_actions, game_id, contains)
+
+    @server.tool()
+    def preview_attack(game_id: str, target: str, attackers: list[str]) -> str:
+        """The odds of an attack on the unit in hex `target` by the `attackers` (unit ids):
+        odds column, shifts, each die's result and the chances of each outcome."""
+        return guard(tb.preview_attack, game_id, target, attackers)
+
+    @server.tool()
+    def act(game_id: str, action: str) -> str:
+        """Play one action in the game's notation (e.g. `setup standard`, `move XXIV 0407-0408`,
+        `end`); then the dice and the AI play until it is your decision again. An illegal or
+        malformed action is refused with the reason and changes nothing."""
+        return guard(tb.act, game_id, action)
+
+    return server
+
+
+def run_stdio() -> int:
+    build_server().run("stdio")
+    return 0
