@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from typhoon.errors import TyphoonError
@@ -103,15 +103,31 @@ def _replay_typed(text: str, tally: Tally) -> None:
 def _fuzz(n: int) -> None:
     tally = Tally("record fuzz")
 
-    @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(text=damaged())
-    def one(text: str) -> None:
-        _replay_typed(text, tally)  # anything but a TyphoonError fails the test here
+    def tried() -> int:
+        return sum(tally.counts.values())
 
     try:
-        one()
+        # Hypothesis skips cases it has already run and may end a pass early; further passes
+        # with other seeds make up the number asked for.
+        for k in range(20):
+            if tried() >= n:
+                break
+
+            @seed(k)
+            @settings(
+                max_examples=n - tried(),
+                deadline=None,
+                database=None,
+                suppress_health_check=list(HealthCheck),
+            )
+            @given(text=damaged())
+            def one(text: str) -> None:
+                _replay_typed(text, tally)  # anything but a TyphoonError fails the test here
+
+            one()
     finally:
         tally.report()
+    assert tried() >= n
 
 
 def test_damaged_records_raise_only_typed_errors() -> None:
