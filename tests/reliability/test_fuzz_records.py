@@ -56,6 +56,8 @@ def damaged(draw: st.DrawFn) -> str:
                 ["drop", "double", "swap", "char", "header", "number", "cut", "bom", "die", "insert"]
             )
         )
+        if not lines:  # everything was cut or dropped already
+            break
         i = draw(st.integers(0, len(lines) - 1))
         if op == "drop":
             del lines[i]
@@ -69,6 +71,8 @@ def damaged(draw: st.DrawFn) -> str:
             lines[i] = lines[i][:k] + draw(st.characters()) + lines[i][k + 1 :]
         elif op == "header":
             headers = [n for n, x in enumerate(lines) if x.startswith("[")]
+            if not headers:
+                continue
             n = draw(st.sampled_from(headers))
             name = lines[n][1:].split(" ", 1)[0]
             lines[n] = f'[{name} "{draw(st.sampled_from(HOSTILE_VALUES))}"]'
