@@ -82,7 +82,7 @@ def main() -> None:
             f"GT {g.state.turn}, result {g.result} ({time.perf_counter() - t:.0f} s to play)",
             flush=True,
         )
-        record = g.to_record()
+        record = Record.from_game(g)
         del g
     runs = [("snapshots", args.every)]
     if args.compare:

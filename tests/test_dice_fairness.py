@@ -71,7 +71,7 @@ def test_a_chosen_seed_keeps_the_legacy_sequence() -> None:
 def test_fixed_seed_records_are_byte_identical_to_before(
     game: str, edition: str | None, seed: int, digest: str
 ) -> None:
-    rec = _random_game(seed, game, edition).to_record()
+    rec = Record.from_game(_random_game(seed, game, edition))
     rec.date = "2026-01-01"
     text = rec.to_text()
     assert "[Dice" not in text and "[DiceFrom" not in text
@@ -82,19 +82,19 @@ def test_fixed_seed_records_are_byte_identical_to_before(
 
 def test_sha256_record_round_trips_and_verifies(tmp_path: Path) -> None:
     g = _random_game(None)
-    text = g.to_record().to_text()
+    text = Record.from_game(g).to_text()
     assert '[Dice "sha256"]' in text and f'[Seed "{g.seed}"]' in text
     path = tmp_path / "g.txt"
     path.write_text(text)
     again = Record.load(path).replay()
     assert again.dice == "sha256" and again.seed == g.seed and again.dice_verified
     assert again.position() == g.position()
-    assert again.to_record().to_text() == text
+    assert Record.from_game(again).to_text() == text
 
 
 @pytest.mark.parametrize("seed", [42, None])
 def test_a_forged_die_is_refused_naming_its_line(seed: int | None) -> None:
-    text, line = _forge_a_die(_random_game(seed).to_record().to_text())  # the game goes astray after it
+    text, line = _forge_a_die(Record.from_game(_random_game(seed)).to_text())  # the game goes astray after it
     with pytest.raises(
         RecordError, match=rf"^line {line}: .*die roll 4 is not the one the record's \[Seed\] gives"
     ):
@@ -104,7 +104,7 @@ def test_a_forged_die_is_refused_naming_its_line(seed: int | None) -> None:
 def test_a_seedless_record_replays_but_is_not_verifiable(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rec = _random_game(5).to_record()
+    rec = Record.from_game(_random_game(5))
     rec.seed = None
     g = Record.from_text(rec.to_text()).replay()
     assert not g.dice_verified
@@ -134,7 +134,7 @@ def test_reseed_secret_starts_fresh_dice() -> None:
     g.reseed_secret()  # e.g. after an upload: the rolls so far are not from the new seed
     assert g.dice == "sha256" and g.dice_from == 2 and g.seed >= 2**128
     _advance(g, 5)
-    again = Record.from_text(g.to_record().to_text()).replay()
+    again = Record.from_text(Record.from_game(g).to_text()).replay()
     assert again.dice_verified and again.dice_from == 2 and again.position() == g.position()
 
 
@@ -144,7 +144,7 @@ def test_dice_from_leaves_the_first_rolls_unchecked() -> None:
     _advance(g, 2, by_hand=True)  # a die set by hand: the seed no longer explains the rolls so far
     assert g.dice_from == 2
     _advance(g, 6)
-    text = g.to_record().to_text()
+    text = Record.from_game(g).to_text()
     assert '[DiceFrom "2"]' in text
     assert Record.from_text(text).replay().dice_verified
     with pytest.raises(RecordError, match=r"die roll 1 is not the one"):
@@ -167,7 +167,7 @@ def test_a_die_set_by_hand_moves_dice_from_and_the_record_still_replays() -> Non
             g.roll()
         else:
             g.play(g.legal_actions()[0])
-    again = Record.from_text(g.to_record().to_text()).replay()
+    again = Record.from_text(Record.from_game(g).to_text()).replay()
     assert again.position() == g.position() and again.dice_verified
 
 

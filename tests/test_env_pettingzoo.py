@@ -82,7 +82,7 @@ def test_full_game_masks_rewards_and_record(edition: str) -> None:
     expected = {"german": (1.0, -1.0), "soviet": (-1.0, 1.0), "draw": (0.0, 0.0)}[result]
     assert (totals["german"], totals["soviet"]) == expected
     # the episode is an ordinary game: same seed, same dice, a record that replays
-    text = env.match.to_game().to_record().to_text()
+    text = Record.from_game(env.match.to_game()).to_text()
     replayed = Record.from_text(text).replay()
     assert replayed.state == env.match.state
 

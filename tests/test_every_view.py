@@ -23,8 +23,15 @@ import pytest
 
 from typhoon.errors import IllegalActionError
 from typhoon.game import CHANCE, Game
-from typhoon.tui import describe, mapview, tmc_view, tmc_words
-from typhoon.web import svg, tmc_svg, tmc_views, views
+from typhoon.games.bfm import termmap as mapview
+from typhoon.games.bfm import websvg as svg
+from typhoon.games.bfm import webview as views
+from typhoon.games.bfm import words as describe
+from typhoon.games.tmc import termmap as tmc_view
+from typhoon.games.tmc import websvg as tmc_svg
+from typhoon.games.tmc import webview as tmc_views
+from typhoon.games.tmc import words as tmc_words
+from typhoon.record import Record
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -135,7 +142,7 @@ def test_every_tmc_position_through_every_view() -> None:
 
 
 def _upload(c: TestClient, game: Game) -> str:
-    r = c.post("/api/records", json={"record": game.to_record().to_text(), "mode": "hotseat"})
+    r = c.post("/api/records", json={"record": Record.from_game(game).to_text(), "mode": "hotseat"})
     assert r.status_code == 201, r.text
     return str(r.json()["id"])
 

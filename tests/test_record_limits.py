@@ -26,7 +26,7 @@ from typhoon.selfplay import play_game
 def short_text() -> str:
     """A record of the first 80 actions of a seeded random game (replays in milliseconds)."""
     g = play_game([make_player("random", 1), make_player("random", 2)], seed=21)
-    rec = g.to_record()
+    rec = Record.from_game(g)
     rec.actions = rec.actions[:80]
     rec.result = rec.final = None
     return rec.to_text()

@@ -21,7 +21,7 @@ def finished() -> Game:
 
 
 def test_record_has_metadata_and_round_trips(finished: Game, tmp_path: Path) -> None:
-    rec = finished.to_record()
+    rec = Record.from_game(finished)
     text = rec.to_text()
     for header in (
         "[Game",
@@ -70,13 +70,13 @@ def corrupt(text: str, old: str, new: str) -> str:
     ],
 )
 def test_corrupt_records_name_the_problem(finished: Game, edit, message: str) -> None:
-    text = edit(finished.to_record().to_text())
+    text = edit(Record.from_game(finished).to_text())
     with pytest.raises(RecordError, match=message):
         Record.from_text(text).replay()
 
 
 def test_illegal_entry_is_named_with_its_line(finished: Game) -> None:
-    text = finished.to_record().to_text()
+    text = Record.from_game(finished).to_text()
     lines = text.splitlines()
     idx = next(i for i, line in enumerate(lines) if " move " in line)
     number, actor, rest = lines[idx].split(" ", 2)
@@ -86,11 +86,11 @@ def test_illegal_entry_is_named_with_its_line(finished: Game) -> None:
 
 
 def test_tampered_result_and_final_are_detected(finished: Game) -> None:
-    rec = finished.to_record()
+    rec = Record.from_game(finished)
     rec.result = "german" if finished.result != "german" else "soviet"
     with pytest.raises(RecordError, match="claims result"):
         rec.replay()
-    rec = finished.to_record()
+    rec = Record.from_game(finished)
     rec.final = rec.final.replace("t=7", "t=6") if rec.final else None
     with pytest.raises(RecordError, match="final position"):
         rec.replay()

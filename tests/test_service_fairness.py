@@ -250,7 +250,7 @@ def _record_at_due_die(seed: int | None) -> tuple[str, Game]:
     rng = random.Random(1)
     while g.current_player() != CHANCE:
         g.play(rng.choice(g.legal_actions()))
-    rec = g.to_record()
+    rec = Record.from_game(g)
     rec.seed = seed
     return rec.to_text(), g
 

@@ -91,7 +91,7 @@ def test_scripted_hot_seat_setup_move_declaration_and_battle() -> None:
     assert "Die: " in battle  # rolled by the game's seeded dice, and shown
     assert "End of input" in out
     # The record of the session holds exactly what was played.
-    texts = [t for _, t in session.game.to_record().actions]
+    texts = [t for _, t in Record.from_game(session.game).actions]
     assert texts[:3] == ["setup standard", "setup standard", "move XXIV 0409-0308"]
     assert "attack XLVI 0405" in texts and "attack LVII 0405" in texts
 
@@ -486,4 +486,4 @@ def test_several_attackers_stop_at_the_first_that_cannot_attack() -> None:
     assert "XLVI Panzer Corps will attack 20th Army in 0405." in reply
     assert "XXIV Panzer Corps is not adjacent to 0405" in reply
     assert "LVII" not in reply
-    assert [t for _, t in session.game.to_record().actions][-1] == "attack XLVI 0405"
+    assert [t for _, t in Record.from_game(session.game).actions][-1] == "attack XLVI 0405"

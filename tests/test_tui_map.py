@@ -9,8 +9,8 @@ import pytest
 
 from typhoon.game import Game
 from typhoon.games.bfm.notation import position_from_text
-from typhoon.tui.mapview import EDGE, ROW_LINES, city_codes, legend, map_size, render_map
-from typhoon.tui.style import Palette, strip_ansi
+from typhoon.games.bfm.termmap import EDGE, ROW_LINES, city_codes, legend, map_size, render_map
+from typhoon.textstyle import Palette, strip_ansi
 
 
 def started(edition: str) -> Game:

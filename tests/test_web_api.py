@@ -286,7 +286,7 @@ def test_a_finished_game_refuses_actions(client: TestClient) -> None:
     game = play_game([make_player("random", 1), make_player("random", 2)], seed=5)
     assert game.is_over
     r = client.post(
-        "/api/records", content=game.to_record().to_text(), headers={"Content-Type": "text/plain"}
+        "/api/records", content=Record.from_game(game).to_text(), headers={"Content-Type": "text/plain"}
     )
     assert r.status_code == 201, r.text
     up = r.json()
@@ -418,7 +418,7 @@ def _good_record() -> str:
     g = Game(seed=9)
     g.play_text("setup standard")
     g.play_text("setup standard")
-    return str(g.to_record().to_text())
+    return str(Record.from_game(g).to_text())
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,9 @@ import pytest
 
 from typhoon.game import Game
 from typhoon.games.bfm.notation import position_from_text
-from typhoon.web.paths import move_paths
-from typhoon.web.svg import Layout, render_map
-from typhoon.web.views import action_dict, hex_words, legal_view, state_view, unit_words
+from typhoon.games.bfm.paths import move_paths
+from typhoon.games.bfm.websvg import Layout, render_map
+from typhoon.games.bfm.webview import action_dict, hex_words, legal_view, state_view, unit_words
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -1,11 +1,11 @@
-"""A game in progress: the current state, the dice, the history, undo and records.
+"""A game in progress: the current state, the dice, the history and undo (its record: typhoon.record).
 
     game = Game(seed=1)                      # Battle for Moscow, GDW 1986 rules
     game.play_text("setup standard")         # Soviet set-up
     game.play(game.legal_actions()[0])
     game.roll_dice()                         # settles any die roll that is due
     game.undo()                              # within a phase, never across a die roll
-    text = game.to_record().to_text()
+    text = Record.from_game(game).to_text()  # typhoon.record: records sit above games
 
 The state objects are immutable values (see the game module); a Game holds the current one and
 the history of actions. To keep a long game's memory bounded (issue 10 point 5) the history
@@ -32,7 +32,7 @@ from typing import Any
 
 from typhoon.errors import IllegalActionError, NotationError, OptionError
 from typhoon.events import Event
-from typhoon.games import GameModule, game_module
+from typhoon.games import DEFAULT_GAME, GameModule, game_module
 
 CHANCE = -1
 TERMINAL = -2
@@ -147,7 +147,7 @@ def _sha256_die(seed: int, index: int, sides: int) -> int:
 class Game:
     def __init__(
         self,
-        game: str = "bfm",
+        game: str = DEFAULT_GAME,
         edition: str | None = None,
         options: Mapping[str, str] | None = None,
         *,
@@ -296,11 +296,6 @@ class Game:
         return entry
 
     # -- records ----------------------------------------------------------------------------
-
-    def to_record(self) -> Any:
-        from typhoon.record import Record
-
-        return Record.from_game(self)
 
     def actor_letter(self, actor: int) -> str:
         if actor == CHANCE:

@@ -1,5 +1,5 @@
 """Flat-topped hex geometry for the SVG drawings of the TMC map (the inspection map of
-:mod:`typhoon.games.tmc.mapsvg` and the board of :mod:`typhoon.web.tmc_svg`): each draws at its
+:mod:`typhoon.games.tmc.mapsvg` and the board of :mod:`typhoon.games.tmc.websvg`): each draws at its
 own scale, so these take a hex's centre and circumradius in drawing units."""
 
 from __future__ import annotations

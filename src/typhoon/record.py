@@ -36,6 +36,7 @@ from pathlib import Path
 
 from typhoon.errors import NotationError, RecordError, TyphoonError
 from typhoon.game import CHANCE, DICE_KINDS, Game, parse_options
+from typhoon.games import DEFAULT_GAME
 
 _HEADER = re.compile(r'^\[(\w{1,40})\s+"((?:[^"\\]|\\.)*)"\]$')
 _HEADER_NAME = re.compile(r"^\[(\w{1,40})\s")
@@ -83,7 +84,7 @@ def _check_unicode(text: str) -> None:
 
 @dataclass
 class Record:
-    game: str = "bfm"
+    game: str = DEFAULT_GAME
     edition: str = ""
     options: dict[str, str] = field(default_factory=dict)
     seed: int | None = None

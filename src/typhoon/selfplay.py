@@ -11,13 +11,15 @@ from typing import Any
 
 from typhoon.errors import TyphoonError
 from typhoon.game import CHANCE, Game
+from typhoon.games import DEFAULT_GAME
 from typhoon.players import Player, make_player
+from typhoon.record import Record
 
 
 def play_game(
     players: Sequence[Player],
     *,
-    game: str = "bfm",
+    game: str = DEFAULT_GAME,
     edition: str | None = None,
     options: Mapping[str, str] | None = None,
     seed: int | None = None,
@@ -57,6 +59,7 @@ class Summary:
     steps: int = 0
     seconds: float = 0.0
     players: list[str] = field(default_factory=list)
+    game: str = ""
     edition: str = ""
     records: str | None = None
 
@@ -77,6 +80,7 @@ class Summary:
             "soviet_wins": self.soviet_wins,
             "draws": self.draws,
             "players": {"german": self.players[0], "soviet": self.players[1]} if self.players else {},
+            "game": self.game,
             "edition": self.edition,
             "mean_actions_per_game": round(self.steps / self.games, 1) if self.games else 0,
             "seconds": round(self.seconds, 3),
@@ -87,7 +91,7 @@ class Summary:
     def text(self) -> str:
         d = self.as_dict()
         lines = [
-            f"{self.games} games ({self.players[0]} as German, {self.players[1]} as Soviet, {self.edition})",
+            f"{self.games} games ({self.players[0]} as German, {self.players[1]} as Soviet, {self.game} {self.edition})",
             f"  German wins: {self.german_wins}",
             f"  Soviet wins: {self.soviet_wins}",
             f"  Draws:       {self.draws}",
@@ -104,6 +108,7 @@ def selfplay(
     games: int,
     seed: int,
     *,
+    game: str = DEFAULT_GAME,
     edition: str | None = None,
     options: Mapping[str, str] | None = None,
     records: str | Path | None = None,
@@ -121,11 +126,12 @@ def selfplay(
     for i in range(games):
         s = seed + i
         players = [make_player(player_names[0], s * 2 + 1), make_player(player_names[1], s * 2 + 2)]
-        g = play_game(players, edition=edition, options=options, seed=s)
+        g = play_game(players, game=game, edition=edition, options=options, seed=s)
+        summary.game = g.module.key
         summary.edition = g.edition
         summary.add(g)
         if out is not None:
-            g.to_record().save(out / f"game-{s:06d}.txt")
+            Record.from_game(g).save(out / f"game-{s:06d}.txt")
         if progress is not None:
             progress(i + 1)
     summary.seconds = time.perf_counter() - t0

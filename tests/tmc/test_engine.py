@@ -120,7 +120,7 @@ def test_scenario_one_plays_through_game_and_record() -> None:
         acts = g.legal_actions()
         ends = [a for a in acts if a.kind == "end"]
         g.play(ends[0] if ends and rng.random() < 0.3 else rng.choice(acts))
-    rec = Record.from_text(g.to_record().to_text())
+    rec = Record.from_text(Record.from_game(g).to_text())
     again = rec.replay(check_result=False)
     assert position_to_text(again.state) == position_to_text(g.state)
     assert position_from_text(position_to_text(g.state)) == g.state

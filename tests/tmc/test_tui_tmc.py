@@ -9,9 +9,10 @@ import re
 from collections.abc import Sequence
 
 from typhoon.game import Game
+from typhoon.games.tmc.termmap import render_overview, render_window, window_bounds
+from typhoon.record import Record
 from typhoon.tui.session import Session, make_session
 from typhoon.tui.tmc_session import TmcSession
-from typhoon.tui.tmc_view import render_overview, render_window, window_bounds
 
 
 def run_session(commands: Sequence[str], game: Game | None = None) -> tuple[Session, str, int]:
@@ -72,7 +73,7 @@ def test_scripted_scenario_1_banner_moves_legal_and_illegal_move_end_phase() -> 
     ended = answer_to(out, "end")
     assert "German combat phase" in ended
     assert "GT 1 of 1-8 | German mechanised movement phase | weather: fair | VP German 0, Soviet 0" in ended
-    texts = [t for _, t in session.game.to_record().actions]
+    texts = [t for _, t in Record.from_game(session.game).actions]
     # The combat phase had no possible attack: its only action (end) was played by the engine.
     assert texts == ["setup standard", "setup standard", "move G1Pz 1420-0516", "end"]
 

@@ -8,8 +8,8 @@ to decide), ``map_around`` (the hexes around a hex in words), ``legal_actions``,
 play until it is the client's turn again). Only built-in levels play the other side: a client
 can never make the server start a program.
 
-The words come from the terminal front end (typhoon.tui.describe and tui.tmc_words); the
-rules are the engine's, through :class:`typhoon.game.Game`.
+The words come from each game's package (``FrontEnds.position_words``, ``hex_words``,
+``odds_words``); the rules are the engine's, through :class:`typhoon.game.Game`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from typing import Any
 
 from typhoon.errors import IllegalActionError, OptionError, TyphoonError
 from typhoon.game import CHANCE, Game
-from typhoon.games import game_keys, game_module
+from typhoon.games import DEFAULT_GAME, game_keys, game_module
+from typhoon.games.frontends import FrontEnds
 from typhoon.players import Player, make_player, player_names
 
 MAX_GAMES = 32  # games a server keeps (the oldest is dropped)
@@ -41,6 +42,14 @@ class Table:
     log: list[str] = field(default_factory=list)
 
 
+def _words(game: Game) -> FrontEnds:
+    """The game's front-end adapters, which must word positions, hexes and odds for a reader."""
+    fe = game.module.front_ends
+    if fe.position_words is None or fe.hex_words is None or fe.odds_words is None:
+        raise OptionError(f"{game.module.title} has no words for the MCP server yet")
+    return fe
+
+
 def _grid(state: Any) -> Any:
     rules = state.rules
     return rules.grid if hasattr(rules, "grid") else rules.map.grid
@@ -58,7 +67,7 @@ class Tables:
 
     def new_game(
         self,
-        game: str = "bfm",
+        game: str = DEFAULT_GAME,
         edition: str | None = None,
         side: str = "german",
         level: str = "heuristic",
@@ -100,35 +109,10 @@ class Tables:
     def position(self, gid: str) -> str:
         t = self.table(gid)
         g = t.game
-        s = g.state
         legal = g.legal_actions() if not g.is_over else []
-        if g.module.key == "bfm":
-            from typhoon.tui import describe
-
-            lines = [describe.status_line(s), describe.rules_line(s)]
-            if g.is_over:
-                lines.append(describe.result_text(s))
-            else:
-                lines.append(self._whose(t))
-                lines.append(describe.decision_text(s, legal))
-            battles = describe.battles_text(s)
-            if battles and battles != "none":
-                lines.append(battles)
-            lines.append(describe.units_table(s))
-        else:
-            from typhoon.tui import tmc_words as words
-
-            lines = ["; ".join(words.status_parts(s)), words.scenario_facts(s.rules)]
-            if g.is_over:
-                lines.append(words.result_text(s))
-            else:
-                lines.append(self._whose(t))
-                lines.append(words.decision_text(s, legal))
-            mine = [u for u in range(len(s.rules.units)) if s.rules.units[u].side == t.side and s.loc[u] >= 0]
-            lines.append(f"Your units on the map ({len(mine)}):")
-            lines += ["  " + words.unit_words(s, u) + f" in {_grid(s).ids[s.loc[u]]}" for u in mine]
-            lines.append(words.RECONSTRUCTION)
-        return "\n".join(x for x in lines if x)
+        words = _words(g).position_words
+        assert words is not None  # _words checked it
+        return "\n".join(x for x in words(g.state, legal, self._whose(t), t.side) if x)
 
     def _whose(self, t: Table) -> str:
         who = t.game.current_player()
@@ -150,13 +134,9 @@ class Tables:
         for _ in range(radius):
             frontier = {n for x in frontier for n in grid.neighbours[x] if n >= 0} - ring
             ring |= frontier
-        if t.game.module.key == "bfm":
-            from typhoon.tui import describe
-
-            return "\n".join(describe.hex_text(s, x) for x in sorted(ring))
-        from typhoon.tui import tmc_words as words
-
-        return "\n".join(words.hex_words(s, x) for x in sorted(ring))
+        hex_words = _words(t.game).hex_words
+        assert hex_words is not None
+        return "\n".join(hex_words(s, x) for x in sorted(ring))
 
     def legal_actions(self, gid: str, contains: str = "") -> str:
         t = self.table(gid)
@@ -174,27 +154,11 @@ class Tables:
         return "\n".join([head + ":", *texts[:MAX_LISTED]])
 
     def preview_attack(self, gid: str, target: str, attackers: list[str]) -> str:
-        t = self.table(gid)
-        g = t.game
-        s = g.state
-        if g.module.key == "bfm":
-            from typhoon.games.bfm.preview import preview
-            from typhoon.tui import describe
-
-            pv = preview(s, target.strip(), [a.strip() for a in attackers])
-            return describe.odds_text(s, pv)
-        # The Moscow Campaign: the odds are offered when an attack is resolved (rules §14).
-        odds = (
-            [g.text(a) for a in g.legal_actions() if getattr(a, "kind", "") == "odds"]
-            if not g.is_over
-            else []
-        )
-        if odds:
-            return "The attacker may resolve on the computed column or any lower one: " + ", ".join(odds)
-        raise IllegalActionError(
-            "In The Moscow Campaign the odds are shown when the attack is resolved (`odds A-D` "
-            "actions); declare attacks with `attack HEX with UNIT,UNIT`."
-        )
+        g = self.table(gid).game
+        odds_words = _words(g).odds_words
+        assert odds_words is not None
+        legal = g.legal_actions() if not g.is_over else []
+        return odds_words(g.state, target.strip(), [a.strip() for a in attackers], legal, g.text)
 
     # -- acting -------------------------------------------------------------------------------
 
@@ -258,7 +222,7 @@ def build_server(tables: Tables | None = None) -> Any:
 
     @server.tool()
     def new_game(
-        game: str = "bfm",
+        game: str = DEFAULT_GAME,
         edition: str = "",
         side: str = "german",
         level: str = "heuristic",

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from typhoon.errors import OptionError
-from typhoon.games import game_module
+from typhoon.games import DEFAULT_GAME, game_module
 from typhoon.players import Player, make_player
+from typhoon.record import Record
 from typhoon.selfplay import play_game
 
 SIDES = ("german", "soviet")
@@ -103,7 +104,7 @@ def play_one(job: GameJob) -> GameResult:
     g = play_game(players, game=job.game, edition=job.edition, options=dict(job.options), seed=job.seed)  # type: ignore[arg-type]
     dt = time.perf_counter() - t0
     if job.records is not None:
-        g.to_record().save(Path(job.records) / f"game-{job.index:04d}-seed-{job.seed}.txt")
+        Record.from_game(g).save(Path(job.records) / f"game-{job.index:04d}-seed-{job.seed}.txt")
     return GameResult(
         index=job.index,
         seed=job.seed,
@@ -226,7 +227,7 @@ def run_match(
     seed: int,
     *,
     jobs: int = 1,
-    game: str = "bfm",
+    game: str = DEFAULT_GAME,
     edition: str | None = None,
     options: Mapping[str, str] | None = None,
     records: str | Path | None = None,

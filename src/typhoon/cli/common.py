@@ -6,18 +6,41 @@ import argparse
 
 from typhoon.errors import OptionError
 from typhoon.game import parse_options
+from typhoon.games import DEFAULT_GAME, edition_words, game_keys
+
+
+def add_game_option(p: argparse.ArgumentParser) -> None:
+    """``--game KEY``: any registered game (the registry is read, no game is loaded)."""
+    p.add_argument(
+        "--game",
+        default=None,
+        metavar="KEY",
+        help=f"game: {', '.join(game_keys())} (default {DEFAULT_GAME}; `typhoon rules --game KEY` lists its editions)",
+    )
+
+
+def add_edition_option(p: argparse.ArgumentParser, default: str | None = None, extra: str = "") -> None:
+    """``--edition NAME``, also spelt with each game's own word for it (``--scenario``)."""
+    aliases = [f"--{w}" for w in edition_words()]
+    p.add_argument(
+        "--edition",
+        *aliases,
+        dest="edition",
+        default=default,
+        metavar="NAME",
+        help=f"the game's edition ({', '.join(['--edition', *aliases])} are the same option; "
+        f"`typhoon rules --game KEY` lists them; default: the game's own){extra}",
+    )
+
+
+def game_of(args: argparse.Namespace) -> str:
+    """The game a command runs: ``--game``, else the default game."""
+    return str(getattr(args, "game", None) or DEFAULT_GAME)
 
 
 def add_game_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--game", default="bfm", help="game: bfm (default, Battle for Moscow) or tmc (The Moscow Campaign)"
-    )
-    p.add_argument(
-        "--edition",
-        default=None,
-        help="bfm: rules edition gdw1986 (default, the rules of seed 002) or vpg2009; "
-        "tmc: the scenario number 1-24",
-    )
+    add_game_option(p)
+    add_edition_option(p)
     p.add_argument(
         "--option",
         "-o",

@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from typhoon.cli.common import add_game_arguments, options_from
+from typhoon.cli.common import add_game_arguments, game_of, options_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         args.games,
         args.seed,
         jobs=args.jobs,
-        game=args.game,
+        game=game_of(args),
         edition=args.edition,
         options=options_from(args),
         records=args.records,

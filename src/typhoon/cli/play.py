@@ -7,13 +7,13 @@ import contextlib
 import shutil
 import sys
 
-from typhoon.cli.common import add_game_arguments, options_from
+from typhoon.cli.common import add_game_arguments, game_of, options_from
 from typhoon.errors import OptionError
 from typhoon.game import Game
 from typhoon.players import Player, make_player, player_names
 from typhoon.record import Record
+from typhoon.textstyle import want_color
 from typhoon.tui.session import make_session
-from typhoon.tui.style import want_color
 
 HUMAN = "human"
 
@@ -24,8 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="play in the terminal (hot seat, or against a computer player)",
         # Levels are listed when a name is wrong, not here: building the parser must not
         # import the AI modules (every typhoon command builds it).
-        description="Play Battle for Moscow (--game bfm, the default) or The Moscow Campaign (--game tmc "
-        "--edition SCENARIO, 1-24; its map and counters are reconstructions) in the terminal. Each side is 'human' or a computer "
+        description="Play any registered game in the terminal (--game KEY; `typhoon rules --game KEY` lists "
+        "its editions, or scenarios). Each side is 'human' or a computer "
         "player level ('random', or any AI level installed; a wrong name lists them). Default: you "
         "play the German side against the random player. Type `help` in the game for the commands.",
     )
@@ -58,13 +58,13 @@ def make_controller(who: str, seed: int | None) -> Player | None:
 
 def run(args: argparse.Namespace) -> int:
     if args.load:
-        if args.edition or args.option or args.game != "bfm":
+        if args.edition or args.option or args.game is not None:
             raise OptionError("--load takes the game, edition and options from the record")
         if args.seed is not None:
             raise OptionError("--load continues the record's own dice; leave out --seed")
         game = Record.load(args.load).replay()
     else:
-        game = Game(args.game, args.edition, options_from(args), seed=args.seed)
+        game = Game(game_of(args), args.edition, options_from(args), seed=args.seed)
     german = args.german or HUMAN
     soviet = args.soviet or (HUMAN if args.hotseat else "random")
     if args.hotseat and (args.german not in (None, HUMAN) or args.soviet not in (None, HUMAN)):

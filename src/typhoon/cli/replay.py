@@ -12,8 +12,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from typhoon.cli.common import add_edition_option, add_game_option
 from typhoon.errors import TyphoonError
 from typhoon.game import Game
+from typhoon.games import game_module
 from typhoon.record import Record
 
 
@@ -22,6 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("files", nargs="+", metavar="FILE", help="record files or folders of them")
     p.add_argument("--events", action="store_true", help="print what happened, step by step")
     p.add_argument("--quiet", "-q", action="store_true", help="only report failures")
+    add_game_option(p)  # a record of another game (or edition) fails
+    add_edition_option(p)
     p.set_defaults(func=run)
 
 
@@ -39,10 +43,15 @@ def _paths(args: list[str]) -> list[Path]:
     return paths
 
 
-def _check(p: Path) -> tuple[Game | None, str]:
-    """(the game, its one-line verdict) for one record; never raises."""
+def _check(p: Path, game_key: str | None = None, edition: str | None = None) -> tuple[Game | None, str]:
+    """(the game, its one-line verdict) for one record; never raises. With ``game_key`` (or
+    ``edition``) a record of another game (edition) fails."""
     try:
         record = Record.load(p)
+        if game_key is not None and record.game != game_key:
+            return None, f"FAILED: a record of {record.game!r}, not of {game_key!r}"
+        if edition is not None and record.edition != edition:
+            return None, f"FAILED: a record of {record.edition!r}, not of {edition!r}"
         game = record.replay()
     except TyphoonError as exc:
         return None, f"FAILED: {exc}"
@@ -61,9 +70,11 @@ def run(args: argparse.Namespace) -> int:
     paths = _paths(args.files)
     if not paths:
         raise TyphoonError("no record files given")
+    if args.game is not None:
+        game_module(args.game)  # an unknown game: OptionError with the list
     ok = unverifiable = bad = 0
     for p in paths:
-        game, verdict = _check(p)
+        game, verdict = _check(p, args.game, args.edition)
         if game is None:
             bad += 1
         elif verdict.startswith("ok"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from typhoon.cli.common import add_game_arguments, options_from, two_players
+from typhoon.cli.common import add_game_arguments, game_of, options_from, two_players
 from typhoon.errors import OptionError
 from typhoon.selfplay import selfplay, summary_json
 
@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
         names,
         args.games,
         args.seed,
+        game=game_of(args),
         edition=args.edition,
         options=options_from(args),
         records=args.records,

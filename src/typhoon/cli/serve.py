@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote_plus
 
+from typhoon.cli.common import add_edition_option, add_game_option
 from typhoon.errors import OptionError
 
 if TYPE_CHECKING:
@@ -33,9 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "serve",
         help="play in the browser: start the web server and print its URL",
-        description="Start the web server: Battle for Moscow and The Moscow Campaign (all 24 scenarios, on a "
-        "reconstructed map) in the browser, against the computer or another player. Prints the URL.",
+        description="Start the web server: every registered game in the browser, against the computer or "
+        "another player. Prints the URL. --game and --edition choose what the lobby offers first.",
     )
+    add_game_option(p)
+    add_edition_option(p)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument(
@@ -210,6 +213,8 @@ def run(args: argparse.Namespace) -> int:
             allowed_hosts=[args.host, *args.allow_host],
             allowed_origins=args.allow_origin,
             body_timeout=args.body_timeout,
+            default_game=args.game,
+            default_edition=args.edition,
             **limit,
         )
     except OSError as exc:

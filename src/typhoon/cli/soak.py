@@ -1,5 +1,9 @@
-"""``typhoon soak``: many random games with every invariant checked after every step (and, for
-The Moscow Campaign, supply cross-checked by a plain search at every phase)."""
+"""``typhoon soak``: many random games with every invariant checked after every step.
+
+The checks are the game package's ``invariants`` module: ``problems(state)`` after every step,
+and where the game has them ``vp_problems(before, after)`` (each step), ``legal_problems(state,
+legal)`` (each decision) and ``phase_problems(state)`` (once per phase: slower checks, such as
+The Moscow Campaign's supply recomputed by a plain search)."""
 
 from __future__ import annotations
 
@@ -11,55 +15,35 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from typhoon.cli.common import add_edition_option, add_game_option, game_of
 from typhoon.errors import OptionError, TyphoonError
 from typhoon.game import Game
-from typhoon.games import game_keys, game_module
+from typhoon.games import DEFAULT_GAME, game_module
 from typhoon.record import Record
 
-# What "--edition all" means per game: BfM alternates its two editions, The Moscow Campaign
-# cycles through its 24 scenarios.
-_ALL = {"bfm": ["gdw1986", "vpg2009"], "tmc": [str(n) for n in range(1, 25)]}
+ALL = ("all", "both")  # every edition of the game in turn
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("soak", help="long random-play run checking every invariant")
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--seed", type=int, default=1000)
-    p.add_argument("--game", default="bfm", help=f"game: {', '.join(game_keys())} (default: bfm)")
-    p.add_argument(
-        "--edition",
-        default="both",
-        help="bfm: gdw1986, vpg2009 or both (alternating); tmc: a scenario 1-24 or all (cycling)",
-    )
+    add_game_option(p)
+    add_edition_option(p, default="all", extra="; all (or both): every edition in turn (the default)")
     p.set_defaults(func=run)
 
 
-# Slower checks run once per phase rather than after every action: The Moscow Campaign's supply
-# (§11) recomputed unit by unit by a plain search and compared with the engine's.
-_PHASE_CHECKS = {"tmc": ("typhoon.games.tmc.supply_check", "supply_problems")}
+def _invariants(game: str) -> Any:
+    return importlib.import_module(f"{game_module(game).package}.invariants")
 
 
-def _problems(game: str) -> Callable[[Any], list[str]]:
-    mod = importlib.import_module(f"typhoon.games.{game}.invariants")
-    fn: Callable[[Any], list[str]] = mod.problems
-    return fn
-
-
-def _phase_problems(game: str) -> Callable[[Any], list[str]] | None:
-    if game not in _PHASE_CHECKS:
-        return None
-    mod_name, name = _PHASE_CHECKS[game]
-    fn: Callable[[Any], list[str]] = getattr(importlib.import_module(mod_name), name)
-    return fn
-
-
-def soak_game(seed: int, edition: str, game: str = "bfm") -> tuple[str, int]:
+def soak_game(seed: int, edition: str, game: str = DEFAULT_GAME) -> tuple[str, int]:
     """One random game with checks; returns (result, actions). Raises AssertionError."""
-    problems = _problems(game)
-    step_problems: Callable[[Any, Any], list[str]] | None = getattr(
-        importlib.import_module(f"typhoon.games.{game}.invariants"), "vp_problems", None
-    )
-    phase_problems = _phase_problems(game)
+    inv = _invariants(game)
+    problems: Callable[[Any], list[str]] = inv.problems
+    step_problems: Callable[[Any, Any], list[str]] | None = getattr(inv, "vp_problems", None)
+    legal_problems: Callable[[Any, Any], list[str]] | None = getattr(inv, "legal_problems", None)
+    phase_problems: Callable[[Any], list[str]] | None = getattr(inv, "phase_problems", None)
     rng = random.Random(seed)
     g = Game(game, edition=edition, seed=seed)
     phase: tuple[int, int] | None = None
@@ -71,8 +55,8 @@ def soak_game(seed: int, edition: str, game: str = "bfm") -> tuple[str, int]:
             acts = g.legal_actions()
             if not acts:
                 raise AssertionError(f"no legal action in a live position: {g.position()}")
-            if game == "bfm" and g.state.stack >= 0 and any(type(a).__name__ == "End" for a in acts):
-                raise AssertionError(f"a phase could end with two units in one hex: {g.position()}")
+            if legal_problems is not None and (bad := legal_problems(g.state, acts)):
+                raise AssertionError("; ".join(bad) + f" at {g.position()}")
             g.play(acts[rng.randrange(len(acts))])
         bad = problems(g.state)
         if step_problems is not None:
@@ -82,7 +66,7 @@ def soak_game(seed: int, edition: str, game: str = "bfm") -> tuple[str, int]:
             bad += phase_problems(g.state)
         if bad:
             raise AssertionError("; ".join(bad) + f" at {g.position()}")
-    replayed = Record.from_text(g.to_record().to_text()).replay()
+    replayed = Record.from_text(Record.from_game(g).to_text()).replay()
     if replayed.position() != g.position():
         raise AssertionError("record replays to a different final position")
     assert g.module.legal_actions(g.state) == []
@@ -90,11 +74,8 @@ def soak_game(seed: int, edition: str, game: str = "bfm") -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    game_module(args.game)  # unknown game -> OptionError with the list
-    if args.edition in ("both", "all"):
-        editions = _ALL[args.game]
-    else:
-        editions = [args.edition]
+    key = game_of(args)
+    editions = list(game_module(key).editions()) if args.edition in ALL else [args.edition]
     if args.games < 1:
         raise OptionError("--games must be at least 1")
     results: dict[str, int] = {}
@@ -104,11 +85,9 @@ def run(args: argparse.Namespace) -> int:
         seed = args.seed + i
         ed = editions[i % len(editions)]
         try:
-            result, n = soak_game(seed, ed, args.game)
+            result, n = soak_game(seed, ed, key)
         except AssertionError as exc:
-            raise TyphoonError(
-                f"invariant broken in game {args.game} seed={seed} edition={ed}: {exc}"
-            ) from None
+            raise TyphoonError(f"invariant broken in game {key} seed={seed} edition={ed}: {exc}") from None
         results[f"{ed}:{result}"] = results.get(f"{ed}:{result}", 0) + 1
         actions += n
         if sys.stderr.isatty():

@@ -7,7 +7,7 @@ import argparse
 import shlex
 import sys
 
-from typhoon.cli.common import add_game_arguments, options_from
+from typhoon.cli.common import add_game_arguments, game_of, options_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             args.b,
             args.games,
             args.seed,
-            game=args.game,
+            game=game_of(args),
             axes=axes,
             edition=args.edition,
             options=options_from(args),

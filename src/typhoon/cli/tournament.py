@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from typhoon.cli.common import add_game_arguments, options_from
+from typhoon.cli.common import add_game_arguments, game_of, options_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         args.players,
         args.games,
         args.seed,
-        game=args.game,
+        game=game_of(args),
         edition=args.edition,
         options=options_from(args),
         jobs=args.jobs,

@@ -119,7 +119,7 @@ class MatchBase:
 
     def to_game(self):  # type: ignore[no-untyped-def]
         """This episode as a :class:`typhoon.game.Game` (same seed, same actions), for
-        records: ``match.to_game().to_record().to_text()``."""
+        records: ``Record.from_game(match.to_game()).to_text()``."""
         from typhoon.game import Game
 
         g = Game(

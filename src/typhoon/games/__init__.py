@@ -1,7 +1,11 @@
 """Game modules. Each game module offers the same functions, collected in a GameModule.
 
 Front ends, players, records and research adapters only use this interface, so a new game
-(The Moscow Campaign, ...) plugs in by registering its module here.
+(The Moscow Campaign, ...) plugs in by registering its package here (:data:`_REGISTRY`, the one
+place that lists the games) or, for a game outside this package (the tests' tiny game), with
+:func:`register_game`. A game package ``P`` provides ``P.engine``, ``P.notation`` and ``P.rules``
+(the engine interface below) and ``P.kit.FRONT_ENDS`` (:class:`~typhoon.games.frontends.FrontEnds`,
+what the browser, the terminal and the lobby show); docs/ENGINE.md, "How to add a game".
 """
 
 from __future__ import annotations
@@ -9,9 +13,11 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from typhoon.errors import OptionError
+from typhoon.games.frontends import FrontEnds
 
 
 @dataclass(frozen=True)
@@ -31,17 +37,37 @@ class GameModule:
     action_from_text: Callable[[str], Any]
     position_to_text: Callable[[Any], str]
     position_from_text: Callable[[str], Any]
+    package: str = ""  # the game's package, e.g. "typhoon.games.bfm"
+    # The word for an edition in this game ("edition", "scenario"): the lobby's label, and
+    # every command's --edition has it as an alias (--scenario).
+    edition_word: str = "edition"
+
+    @cached_property
+    def front_ends(self) -> FrontEnds:
+        """The game's front-end adapters (``<package>.kit.FRONT_ENDS``), imported on first use
+        so that engine-only users (AI rollouts, research runs) never load them."""
+        fe = importlib.import_module(f"{self.package}.kit").FRONT_ENDS
+        if not isinstance(fe, FrontEnds):
+            raise TypeError(f"{self.package}.kit.FRONT_ENDS is not a FrontEnds")
+        return fe
 
 
-def _from_package(key: str, title: str) -> GameModule:
-    """The GameModule of ``typhoon.games.<key>``, whose ``engine``, ``notation`` and ``rules``
-    modules offer the functions of the interface under their usual names."""
-    engine = importlib.import_module(f"typhoon.games.{key}.engine")
-    notation = importlib.import_module(f"typhoon.games.{key}.notation")
-    rules = importlib.import_module(f"typhoon.games.{key}.rules")
+@dataclass(frozen=True)
+class _Entry:
+    title: str
+    package: str
+    edition_word: str = "edition"
+
+
+def _from_package(key: str, entry: _Entry) -> GameModule:
+    """The GameModule of the package ``entry.package``, whose ``engine``, ``notation`` and
+    ``rules`` modules offer the functions of the interface under their usual names."""
+    engine = importlib.import_module(f"{entry.package}.engine")
+    notation = importlib.import_module(f"{entry.package}.notation")
+    rules = importlib.import_module(f"{entry.package}.rules")
     return GameModule(
         key=key,
-        title=title,
+        title=entry.title,
         sides=rules.SIDE_NAMES,
         editions=rules.editions,
         default_edition=rules.DEFAULT_EDITION,
@@ -55,15 +81,34 @@ def _from_package(key: str, title: str) -> GameModule:
         action_from_text=notation.action_from_text,
         position_to_text=notation.position_to_text,
         position_from_text=notation.position_from_text,
+        package=entry.package,
+        edition_word=entry.edition_word,
     )
 
 
-# Game key -> title; each game's module is imported on first use.
-_REGISTRY: dict[str, str] = {"bfm": "Battle for Moscow", "tmc": "The Moscow Campaign"}
+# The games: key -> title, package, edition word. Each game's package is imported on first
+# use; nothing else in typhoon lists the games. The first is the default game.
+_REGISTRY: dict[str, _Entry] = {
+    "bfm": _Entry("Battle for Moscow", "typhoon.games.bfm"),
+    "tmc": _Entry("The Moscow Campaign", "typhoon.games.tmc", edition_word="scenario"),
+}
+DEFAULT_GAME = "bfm"
 _LOADED: dict[str, GameModule] = {}
 
 
-def game_module(key: str = "bfm") -> GameModule:
+def register_game(key: str, title: str, package: str, *, edition_word: str = "edition") -> None:
+    """Add a game whose package lives outside typhoon.games (the tests' tiny game)."""
+    _REGISTRY[key] = _Entry(title, package, edition_word)
+    _LOADED.pop(key, None)
+
+
+def unregister_game(key: str) -> None:
+    if key != DEFAULT_GAME:
+        _REGISTRY.pop(key, None)
+        _LOADED.pop(key, None)
+
+
+def game_module(key: str = DEFAULT_GAME) -> GameModule:
     if key not in _REGISTRY:
         raise OptionError(f"unknown game {key!r}; games: {', '.join(sorted(_REGISTRY))}")
     if key not in _LOADED:
@@ -73,3 +118,9 @@ def game_module(key: str = "bfm") -> GameModule:
 
 def game_keys() -> list[str]:
     return sorted(_REGISTRY)
+
+
+def edition_words() -> list[str]:
+    """The edition words of the registered games, other than "edition" (read without loading
+    any game: the command line offers each as an alias of --edition)."""
+    return sorted({e.edition_word for e in _REGISTRY.values()} - {"edition"})

@@ -7,6 +7,7 @@ themselves in ``LEVELS``.
 
 from __future__ import annotations
 
-from typhoon.players.base import LEVELS, Player, RandomPlayer, make_player, player_names
+from typhoon.players.base import LEVELS, Player, RandomPlayer
+from typhoon.players.levels import make_player, player_names
 
 __all__ = ["LEVELS", "Player", "RandomPlayer", "make_player", "player_names"]

@@ -28,7 +28,7 @@ from typing import Any
 from typhoon.ai.match import player_seed, wilson
 from typhoon.errors import OptionError
 from typhoon.game import CHANCE, Game
-from typhoon.games import game_module
+from typhoon.games import DEFAULT_GAME, game_module
 from typhoon.players import make_player
 from typhoon.protocol.messages import EngineError
 from typhoon.research.parallel import run_jobs
@@ -309,7 +309,7 @@ def run_study(
     games: int,
     seed: int,
     *,
-    game: str = "bfm",
+    game: str = DEFAULT_GAME,
     axes: Sequence[tuple[str, Sequence[str]]] = (),
     edition: str | None = None,
     options: Mapping[str, str] | None = None,

@@ -19,7 +19,7 @@ from typing import Any
 
 from typhoon.ai.match import SIDES, GameJob, GameResult, play_one
 from typhoon.errors import OptionError
-from typhoon.games import game_module
+from typhoon.games import DEFAULT_GAME, game_module
 from typhoon.players import make_player
 from typhoon.protocol.messages import EngineError
 from typhoon.research.parallel import run_jobs
@@ -244,7 +244,7 @@ def run_tournament(
     games: int,
     seed: int,
     *,
-    game: str = "bfm",
+    game: str = DEFAULT_GAME,
     edition: str | None = None,
     options: Mapping[str, str] | None = None,
     jobs: int = 1,

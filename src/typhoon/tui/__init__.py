@@ -8,7 +8,7 @@ Front end only: every rule question is asked of the engine (legal actions, previ
 
 from __future__ import annotations
 
-from typhoon.tui.mapview import render_map
+from typhoon.games.bfm.termmap import render_map
 from typhoon.tui.session import Session
 
 __all__ = ["Session", "render_map"]

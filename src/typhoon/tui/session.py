@@ -8,6 +8,7 @@ when a human side has to decide. Every failure a line can cause is answered with
 from __future__ import annotations
 
 import difflib
+import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -16,17 +17,19 @@ from typing import Any, Protocol, TextIO
 from typhoon.errors import TyphoonError
 from typhoon.events import Event
 from typhoon.game import Game
+from typhoon.games import GameModule
+from typhoon.games.bfm import words as describe
 from typhoon.games.bfm.actions import Action, Move
 from typhoon.games.bfm.movement_phase import movable, why_not_movable
 from typhoon.games.bfm.preview import preview
 from typhoon.games.bfm.rules import SIDE_NAMES
 from typhoon.games.bfm.state import CHANCE, DECLARE, TERMINAL, State
+from typhoon.games.bfm.termmap import legend, map_size, render_map
 from typhoon.players import Player
 from typhoon.record import Record
-from typhoon.tui import describe, help
+from typhoon.textstyle import Palette
+from typhoon.tui import help
 from typhoon.tui.action_input import HEX_ID, interpret, unit_ids, why_illegal
-from typhoon.tui.mapview import legend, map_size, render_map
-from typhoon.tui.style import Palette
 
 SHOW_CHOICES = 12  # decisions with at most this many answers list them, numbered, by themselves
 PAGE_ROWS = 20
@@ -609,7 +612,7 @@ class Session:
         if len(args) != 1:
             self.error("usage: save FILE")
             return
-        rec = self.game.to_record()
+        rec = Record.from_game(self.game)
         try:
             rec.save(Path(args[0]).expanduser())
         except OSError as exc:
@@ -680,14 +683,19 @@ def _tokens(text: str) -> set[str]:
     return set(re.split(r"[\s,\-]+", text.lower()))
 
 
-def make_session(game: Game, controllers: Mapping[int, Player | None], **kwargs: Any) -> Session:
-    """The terminal session for the game's module: The Moscow Campaign has its own (windowed
-    map, reconstruction banner, scenario status); Battle for Moscow uses :class:`Session`."""
-    if game.module.key == "tmc":
-        from typhoon.tui.tmc_session import TmcSession
+def session_class(module: GameModule) -> type[Session]:
+    """The terminal session class the game's package names (``FrontEnds.terminal``,
+    "module:Class"): :class:`Session` itself, or a subclass with the game's own map and words."""
+    path, _, name = module.front_ends.terminal.partition(":")
+    cls = getattr(importlib.import_module(path), name)
+    if not (isinstance(cls, type) and issubclass(cls, Session)):
+        raise TypeError(f"{module.front_ends.terminal} is not a terminal Session")
+    return cls
 
-        return TmcSession(game, controllers, **kwargs)
-    return Session(game, controllers, **kwargs)
+
+def make_session(game: Game, controllers: Mapping[int, Player | None], **kwargs: Any) -> Session:
+    """The terminal session for the game's module (:func:`session_class`)."""
+    return session_class(game.module)(game, controllers, **kwargs)
 
 
 _COMMANDS: dict[str, Callable[[Session, Sequence[str]], None]] = {

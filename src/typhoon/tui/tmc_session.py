@@ -14,11 +14,11 @@ from typing import Any
 
 from typhoon.errors import IllegalActionError, NotationError
 from typhoon.game import Game
+from typhoon.games.tmc import words
+from typhoon.games.tmc.termmap import LEGEND, render_overview, render_window
 from typhoon.players import Player
 from typhoon.record import Record
-from typhoon.tui import tmc_words as words
 from typhoon.tui.session import Session
-from typhoon.tui.tmc_view import LEGEND, render_overview, render_window
 
 HEX_ID = re.compile(r"^\d{4}$")
 TMC_VERBS = (
@@ -344,8 +344,8 @@ class TmcSession(Session):
             except Exception as exc:  # any unreadable file: one line, no traceback
                 self.error(f"cannot load {args[0]}: {exc}")
                 return
-            if rec.game != "tmc":
-                self.error(f"{args[0]} is a record of {rec.game}, not of The Moscow Campaign.")
+            if rec.game != self.game.module.key:
+                self.error(f"{args[0]} is a record of {rec.game}, not of {self.game.module.title}.")
                 return
         super().cmd_load(args)
         self.focus = self._default_focus()

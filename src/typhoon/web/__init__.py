@@ -4,9 +4,9 @@ Modules, each small and with one job:
 
 - :mod:`typhoon.web.storage`  SQLite: games as their record (metadata + action log with dice)
 - :mod:`typhoon.web.service`  live games: modes, secret links, version checks, undo, the AI runner
-- :mod:`typhoon.web.views`    state, legal actions and hexes as JSON and in words (no rules here)
-- :mod:`typhoon.web.paths`    a cheapest path for a legal move (engine mechanics), for display only
-- :mod:`typhoon.web.svg`      the map and the counters as SVG (a pure function of the state)
+- each game's views, map SVG and hex words come from its package, through
+  ``game_module(key).front_ends`` (:class:`typhoon.games.frontends.FrontEnds`), so nothing
+  here names a game
 - :mod:`typhoon.web.app`      routes, error handling, static client (``static/``)
 
 Every rule is decided by the engine; the browser only renders what the server says and sends

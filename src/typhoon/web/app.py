@@ -73,7 +73,7 @@ class _Static(StaticFiles):
 
 
 # A line ``<!-- include parts/NAME.html -->`` in a page stands for that file: the pieces both game
-# pages (game.html, tmc.html) share are written once.
+# pages share are written once.
 _INCLUDE = re.compile(r"^[ \t]*<!-- include (parts/[\w.-]+\.html) -->\n", re.MULTILINE)
 
 
@@ -396,16 +396,25 @@ def create_app(
     allowed_origins: Iterable[str] = (),
     body_timeout: float = BODY_TIMEOUT,
     ai_time_limit: float | None = AI_TIME_LIMIT,
+    default_game: str | None = None,
+    default_edition: str | None = None,
 ) -> Starlette:
     """The web app storing its games in ``data_dir`` (default ./data).
 
     ``allowed_hosts``: names the server answers to besides IP literals and ``localhost``;
     ``allowed_origins``: other sites (``https://example.org``) whose pages may change games;
     ``body_timeout``: seconds a request body may take to arrive;
-    ``ai_time_limit``: seconds a search level may think over one decision (None: its own budget).
+    ``ai_time_limit``: seconds a search level may think over one decision (None: its own budget);
+    ``default_game``, ``default_edition``: what the lobby offers first (any registered game).
     """
     store = Store(data_dir if data_dir is not None else "data")
-    service = GameService(store, ai_delay=ai_delay, ai_time_limit=ai_time_limit)
+    service = GameService(
+        store,
+        ai_delay=ai_delay,
+        ai_time_limit=ai_time_limit,
+        default_game=default_game,
+        default_edition=default_edition,
+    )
 
     # -- pages ------------------------------------------------------------------------------
 
@@ -413,9 +422,10 @@ def create_app(
         return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
     async def game_page(request: Request) -> Response:
-        # Each game has its own page: The Moscow Campaign's map needs pan and zoom.
+        # The client page is the game package's choice (FrontEnds.web_page); an unknown game
+        # gets the default game's page, which says the game is not found.
         row = await run_in_threadpool(store.get, request.path_params["gid"])
-        page = "tmc.html" if row is not None and row.game == "tmc" else "game.html"
+        page = service.web_page(row.game if row is not None else None)
         return HTMLResponse(await run_in_threadpool(_page_text, page), headers=PAGE_HEADERS)
 
     async def health(request: Request) -> Response:

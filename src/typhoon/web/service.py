@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import secrets
 import threading
 import time
@@ -38,14 +39,11 @@ from typing import Any
 
 from typhoon.errors import IllegalActionError, NotationError, OptionError, RecordError, TyphoonError
 from typhoon.game import CHANCE, TERMINAL, Game
-from typhoon.games import game_keys, game_module
-from typhoon.games.bfm.preview import preview
+from typhoon.games import DEFAULT_GAME, game_keys, game_module
+from typhoon.games.frontends import FrontEnds
 from typhoon.players import make_player, player_names
 from typhoon.record import Record
-from typhoon.web import tmc_svg, tmc_views
 from typhoon.web.storage import MODES, DamagedGameError, GameRow, Progress, Store, StoreError, VersionConflict
-from typhoon.web.svg import render_map
-from typhoon.web.views import hex_words, legal_view, state_view
 
 log = logging.getLogger("typhoon.web")
 
@@ -59,6 +57,7 @@ SEEDS = range(2**63)  # a seed a player may choose (hot seat and games against t
 # server-drawn secret one ("sha256") 256.
 MAX_UPLOAD_SEED_BITS = {"mt": 64, "sha256": 256}
 AI_TIME_LIMIT = 10.0  # seconds a search level may think over one decision (None: no limit)
+_PAGE = re.compile(r"[\w-]+\.html")  # a game's client page: a file name of static/, no path
 CLOSE_WAIT = 2.0  # seconds close() waits for the AI workers; then they are abandoned (daemons)
 
 
@@ -121,10 +120,21 @@ class GameService:
         ai_delay: float = 0.0,
         heavy_workers: int | None = None,
         ai_time_limit: float | None = AI_TIME_LIMIT,
+        default_game: str | None = None,
+        default_edition: str | None = None,
     ):
         """``heavy_workers``: how many of the ``ai_workers`` may be inside a search level's
         decision at once (default all but one, so cheap levels always have a worker);
-        ``ai_time_limit``: seconds a search may spend on one decision (None: its own budget)."""
+        ``ai_time_limit``: seconds a search may spend on one decision (None: its own budget);
+        ``default_game``, ``default_edition``: what the lobby offers first and a new game gets
+        when the request names none (OptionError if not registered)."""
+        self.default_game = default_game or DEFAULT_GAME
+        mod = game_module(self.default_game)
+        if default_edition is not None and default_edition not in mod.editions():
+            raise OptionError(
+                f"unknown {mod.edition_word} {default_edition!r} of {mod.title}; choose one of {list(mod.editions())}"
+            )
+        self.default_edition = default_edition
         self.store = store
         self.ai_delay = ai_delay
         self.ai_workers = max(1, ai_workers)
@@ -184,18 +194,25 @@ class GameService:
         games = []
         for key in game_keys():
             mod = game_module(key)
+            fe = mod.front_ends
             eds = mod.editions()
             games.append(
                 {
                     "key": key,
                     "title": mod.title,
                     "sides": list(mod.sides),
-                    "default_edition": mod.default_edition,
-                    "reconstruction": tmc_views.words.RECONSTRUCTION if key == "tmc" else None,
+                    "default_edition": self._default_edition(key),
+                    "edition_word": mod.edition_word,
+                    # the lobby's label for the edition list ("Rules edition", "Scenario")
+                    "edition_label": "Rules edition"
+                    if mod.edition_word == "edition"
+                    else mod.edition_word.capitalize(),
+                    "page": fe.web_page,
+                    "reconstruction": fe.notice,
                     "editions": [
                         {
                             "key": ed,
-                            "title": tmc_views.edition_title(ed, title) if key == "tmc" else title,
+                            "title": fe.edition_title(ed, title),
                             "options": [
                                 {
                                     "name": o.name,
@@ -213,25 +230,45 @@ class GameService:
         levels = player_names()
         return {
             "games": games,
+            "default_game": self.default_game,
             "levels": levels,
             "default_level": _default_level(levels),
             "modes": list(MODES),
         }
 
+    def _default_edition(self, key: str) -> str:
+        if key == self.default_game and self.default_edition is not None:
+            return self.default_edition
+        return game_module(key).default_edition
+
+    def web_page(self, game: str | None) -> str:
+        """The client page (a file of static/) for a stored game's key; the default game's for
+        a game that is not registered (or no game)."""
+        key = game if game in game_keys() else self.default_game
+        page = game_module(key).front_ends.web_page
+        if not _PAGE.fullmatch(page):
+            raise ValueError(f"game {key!r} declares a bad web page {page!r}")
+        return page
+
     def list_games(self, limit: int = 50) -> list[dict[str, Any]]:
         """The lobby: the most recent games (a damaged row is skipped by the store)."""
         with self._stored("read the games"):
             rows = self.store.recent(limit)
-        return [r.summary() for r in rows]
+        out = []
+        for r in rows:
+            d = r.summary()
+            d["edition_text"] = _edition_text(r.game, r.edition)
+            out.append(d)
+        return out
 
     # -- creating ---------------------------------------------------------------------------
 
     def create(self, params: Mapping[str, Any]) -> dict[str, Any]:
         mode, side, level = _mode_side_level(params)
-        key = _opt_str(params, "game") or "bfm"
+        key = _opt_str(params, "game") or self.default_game
         if key not in game_keys():
             raise _bad(f"unknown game {key!r}; games: {', '.join(game_keys())}")
-        edition = _opt_str(params, "edition")
+        edition = _opt_str(params, "edition") or self._default_edition(key)
         options = params.get("options") or {}
         if not isinstance(options, dict) or not all(isinstance(v, str | int) for v in options.values()):
             raise _bad("options must be an object of name: value strings")
@@ -485,7 +522,7 @@ class GameService:
             }
         )
         if svg:
-            v["svg"] = s.memo(("svg", numbers), lambda: _render(g.state, numbers))
+            v["svg"] = s.memo(("svg", numbers), lambda: _render(g.module.front_ends, g.state, numbers))
         if legal and player in you:
             v["legal"] = self._legal(s)["actions"]
         return v
@@ -493,7 +530,7 @@ class GameService:
     def _shared_view(self, s: Session) -> dict[str, Any]:
         """The part of the view that is the same for every token."""
         g = s.game
-        v = tmc_views.state_view(g.state) if _is_tmc(g.state) else state_view(g.state)
+        v = g.module.front_ends.state_view(g.state)
         v["game"] = g.module.key
         v.update(
             {
@@ -511,9 +548,8 @@ class GameService:
     @staticmethod
     def _legal(s: Session) -> dict[str, Any]:
         g = s.game
-        if _is_tmc(g.state):
-            return dict(s.memo("legal", lambda: tmc_views.legal_view(g.state, g.legal_actions(), g.text)))
-        return dict(s.memo("legal", lambda: legal_view(g.state, g.legal_actions())))
+        fe = g.module.front_ends
+        return dict(s.memo("legal", lambda: fe.legal_view(g.state, g.legal_actions(), g.text)))
 
     def _log(self, s: Session, start: int, stop: int | None = None) -> list[dict[str, Any]]:
         g = s.game
@@ -547,22 +583,18 @@ class GameService:
         s = self.session(game_id)
         with s.lock:
             state = s.game.state
-        if _is_tmc(state):
-            raise ApiError(
-                422, "The Moscow Campaign has no odds preview: the odds are chosen when an attack is resolved"
-            )
+            fe = s.game.module.front_ends
+        if fe.preview is None:
+            raise ApiError(422, fe.no_preview)
         try:
-            p = preview(state, target, list(attackers))
+            return fe.preview(state, target, list(attackers))
         except IllegalActionError as exc:
             raise ApiError(422, str(exc)) from None
-        d = p.as_dict()
-        d["text"] = p.text()
-        return d
 
     def record_text(self, game_id: str) -> str:
         s = self.session(game_id)
         with s.lock:
-            rec = s.game.to_record()
+            rec = Record.from_game(s.game)
             if not s.game.is_over:
                 rec.seed = None  # the seed would tell a player the dice still to come
             return str(rec.to_text())
@@ -582,45 +614,38 @@ class GameService:
             # Each entry knows the turn it was played in: no past state is rebuilt for this.
             played = [e.turn for e in s.game.history] + [int(s.game.state.turn)]
             entry = self._log(s, step - 1, step)[0] if step > 0 else None
-        tmc = _is_tmc(state)
-        labels = {} if tmc else state.rules.turn_labels
+            fe = s.game.module.front_ends
         turns: list[dict[str, Any]] = []
         for i, turn in enumerate(played):
             if not turns or turn != turns[-1]["turn"]:  # turns only go forward
-                label = tmc_views.turn_label(turn) if tmc else labels.get(turn, "set-up")
-                turns.append({"turn": turn, "step": i, "label": label})
+                turns.append({"turn": turn, "step": i, "label": fe.turn_label(state.rules, turn)})
         return {
             "id": s.id,
             "step": step,
             "total": total,
             "turns": turns,
             "entry": entry,
-            "state": tmc_views.state_view(state) if tmc else state_view(state),
-            "svg": _render(state, numbers),
+            "state": fe.state_view(state),
+            "svg": _render(fe, state, numbers),
         }
 
     def map_svg(self, game_id: str, step: int | None, *, numbers: bool = False) -> str:
         s = self.session(game_id)
         with s.lock:
             state = self._at_step(s, step)[2]
-        return _render(state, numbers)
+            fe = s.game.module.front_ends
+        return _render(fe, state, numbers)
 
     def hex_info(self, game_id: str, hid: str) -> dict[str, Any]:
         """One hex in words (terrain, features, units), as the map's tooltip says it."""
         s = self.session(game_id)
         with s.lock:
             state = s.game.state
-        grid = state.rules.map.grid if not _is_tmc(state) else state.rules.grid
-        if hid not in grid.index:
-            raise _bad(f"'{hid}' is not a hex of this map (CCRR)")
-        if _is_tmc(state):
-            return tmc_views.hex_view(state, hid)
-        h = grid.index[hid]
-        return {
-            "hex": hid,
-            "words": hex_words(state, h),
-            "units": [state.rules.units[u].id for u in state.units_at(h)],
-        }
+            fe = s.game.module.front_ends
+        try:
+            return fe.hex_view(state, hid)
+        except KeyError:
+            raise _bad(f"'{hid}' is not a hex of this map (CCRR)") from None
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -841,15 +866,18 @@ class GameService:
             return False
 
 
-def _is_tmc(state: Any) -> bool:
-    return type(state).__module__ == "typhoon.games.tmc.state"
+def _render(fe: FrontEnds, state: Any, numbers: bool) -> str:
+    """The game's map as one SVG document (drawn by the game's package)."""
+    return fe.render_map(state, numbers)
 
 
-def _render(state: Any, numbers: bool) -> str:
-    """The map of either game as one SVG document."""
-    if _is_tmc(state):
-        return tmc_svg.render_map(state, numbers=numbers)
-    return render_map(state, numbers=numbers)
+def _edition_text(game: str, edition: str) -> str:
+    """A stored game's edition as the lobby lists it (its own word if the game is no longer
+    registered)."""
+    try:
+        return game_module(game).front_ends.edition_text(edition)
+    except OptionError:
+        return edition
 
 
 def _is_search(level: str) -> bool:

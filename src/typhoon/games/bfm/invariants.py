@@ -4,6 +4,9 @@ Each returns a list of problems (empty when the state is sound)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from typhoon.games.bfm.state import OFF, State
 
 
@@ -43,3 +46,11 @@ def problems(s: State) -> list[str]:
     if s.is_terminal and s.stack >= 0:
         out.append("the game ended with two units in one hex")
     return out
+
+
+def legal_problems(s: State, legal: Sequence[Any]) -> list[str]:
+    """What the legal list of a live position must not offer (``typhoon soak`` checks it at
+    every decision): ending a phase while a unit still has to move off a shared hex."""
+    if s.stack >= 0 and any(type(a).__name__ == "End" for a in legal):
+        return ["a phase could end with two units in one hex"]
+    return []

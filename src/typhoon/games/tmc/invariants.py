@@ -74,3 +74,11 @@ def vp_problems(before: State, after: State) -> list[str]:
         if after.vp[side] < before.vp[side]:
             out.append(f"side {side} VP fell from {before.vp[side]} to {after.vp[side]}")
     return out
+
+
+def phase_problems(s: State) -> list[str]:
+    """Slower checks, run by ``typhoon soak`` once per phase: supply (§11) recomputed unit by
+    unit by a plain search and compared with the engine's."""
+    from typhoon.games.tmc.supply_check import supply_problems
+
+    return supply_problems(s)

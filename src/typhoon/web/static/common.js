@@ -1,5 +1,5 @@
-// Typhoon: helpers shared by the lobby (lobby.js) and the two game pages (game.js for Battle
-// for Moscow, tmc.js for The Moscow Campaign).
+// Typhoon: helpers shared by the lobby (lobby.js) and the game pages (game.js, tmc.js: each
+// game's package says which page plays it).
 // Plain JavaScript, no build step. Every rule lives on the server.
 "use strict";
 

@@ -11,7 +11,8 @@
     try { localStorage.setItem("typhoon:token:" + id, token); } catch (e) { /* private mode */ }
   }
 
-  // The game chosen in the lobby (Battle for Moscow first, the default).
+  // The game chosen in the lobby (the server's default game first). The lobby knows no game by
+  // name: what each needs (its word for an edition, a notice) comes from /api/meta.
   function game() {
     const key = $("game").value;
     return META.games.find((g) => g.key === key) || META.games[0];
@@ -20,13 +21,12 @@
   function fillGames() {
     const sel = $("game");
     sel.innerHTML = "";
-    for (const g of META.games) sel.append(el("option", { value: g.key, text: g.title, selected: g.key === "bfm" }));
+    for (const g of META.games) sel.append(el("option", { value: g.key, text: g.title, selected: g.key === META.default_game }));
   }
 
   function fillEditions() {
     const g = game();
-    // The Moscow Campaign's editions are its 24 scenarios; its map and counters are reconstructions.
-    $("edition-label").textContent = g.key === "tmc" ? "Scenario" : "Rules edition";
+    $("edition-label").textContent = g.edition_label;
     $("game-note").textContent = g.reconstruction || "";
     $("game-note").hidden = !g.reconstruction;
     const sel = $("edition");
@@ -125,7 +125,7 @@
         const href = "/g/" + g.id + (token ? "#t=" + token : "");
         const ai = Object.entries(g.ai).map(([s, l]) => `${s} AI: ${l}`).join(", ");
         tbody.append(el("tr", {},
-          el("td", { text: g.game === "tmc" ? `${g.id} (TMC scenario ${g.edition})` : `${g.id} (${g.edition})` }),
+          el("td", { text: `${g.id} (${g.edition_text || g.edition})` }),
           el("td", { text: g.mode + (ai ? ` — ${ai}` : "") }),
           el("td", { text: g.turn || "set-up" }),
           el("td", { text: g.phase.replace(/_/g, " ") }),

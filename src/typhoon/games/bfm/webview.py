@@ -11,10 +11,10 @@ from typing import Any
 
 from typhoon.games.bfm.combat_phase import battle_summary, compute_odds
 from typhoon.games.bfm.notation import action_to_text
+from typhoon.games.bfm.paths import move_paths
 from typhoon.games.bfm.rules import SIDE_NAMES
 from typhoon.games.bfm.state import STEP_NAMES
 from typhoon.hexgrid import DIRECTIONS
-from typhoon.web.paths import move_paths
 
 TO_MOVE = {-1: "chance", -2: "over"}
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from typhoon.tui.style import Palette
+from typhoon.textstyle import Palette
 
 CELL = 4
 LEFT = 3  # row labels

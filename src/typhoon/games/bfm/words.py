@@ -23,7 +23,7 @@ from typhoon.games.bfm.preview import RESULT_WORDS, BattlePreview
 from typhoon.games.bfm.rules import SIDE_NAMES
 from typhoon.games.bfm.state import ADVANCE, CHANCE, CHOOSE, DECLARE, LOSS, RETREAT, STAND, TERMINAL, State
 from typhoon.hexgrid import DIRECTIONS
-from typhoon.tui.style import Palette
+from typhoon.textstyle import Palette
 
 
 def side_name(side: int) -> str:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from typhoon.web.views import hex_words, side_name, unit_words
+from typhoon.games.bfm.webview import hex_words, side_name, unit_words
 
 R = 40.0  # hex circumradius in SVG units
 MARGIN = 8.0

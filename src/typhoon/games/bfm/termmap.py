@@ -20,7 +20,7 @@ from collections.abc import Collection
 from typhoon.games.bfm.rules import GERMAN
 from typhoon.games.bfm.state import State
 from typhoon.hexgrid import DIRECTIONS, HexGrid
-from typhoon.tui.style import RESET, Palette
+from typhoon.textstyle import RESET, Palette
 
 EDGE = 6  # underscores in a hex's top edge; a column is EDGE + 2 characters wide
 ROW_LINES = 4  # text lines per hex row; a shifted column is ROW_LINES // 2 lower

@@ -1,9 +1,9 @@
 """The Moscow Campaign position and legal actions as JSON-ready dicts, for the browser.
 
-Same shape of answer as :mod:`typhoon.web.views` where the games agree (edition, title, turn,
+Same shape of answer as :mod:`typhoon.games.bfm.webview` where the games agree (edition, title, turn,
 phase, to_move, result, units, legal actions as dicts with ``text`` and ``kind``), plus what
 TMC has: the scenario, weather, victory points, the counters' CF forms and flags, and the
-``reconstruction`` notice every front end shows. Words come from typhoon.tui.tmc_words.
+``reconstruction`` notice every front end shows. Words come from typhoon.games.tmc.words.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from typhoon.tui import tmc_words as words
-from typhoon.web.tmc_svg import cf_form, render_overlay
+from typhoon.games.tmc import words
+from typhoon.games.tmc.websvg import cf_form, render_overlay
 
 TO_MOVE = {-1: "chance", -2: "over"}
 

@@ -21,7 +21,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from typhoon import hexdraw
-from typhoon.tui.tmc_words import RECONSTRUCTION
+from typhoon.games.tmc.words import RECONSTRUCTION
 
 R = 20.0  # hex circumradius (SVG units)
 H = R * math.sqrt(3) / 2  # half the hex height
