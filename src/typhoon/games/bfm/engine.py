@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 from typhoon.events import Event
 from typhoon.games.bfm import combat_phase, movement_phase, replacement_phase, setup_phase
+from typhoon.games.bfm import notation as _notation  # noqa: F401  (State.__repr__ shows the position)
 from typhoon.games.bfm.actions import ACTION_TYPES, ROLLS, Action
 from typhoon.games.bfm.flow import enter_phase
 from typhoon.games.bfm.rules import DEFAULT_EDITION, Rules, load_rules

@@ -85,10 +85,11 @@ def _phase_facts(s: State) -> dict[str, Any]:
 class UnitMoves:
     """All moves of one unit in this phase, ignoring friendly units."""
 
-    __slots__ = ("moves", "dsts", "dmask", "filtered", "_by_key")
+    __slots__ = ("moves", "dsts", "dmask", "filtered", "_by_key", "near")
 
-    def __init__(self, moves: list[Move], dsts: list[int], start: int, dmask: int = -1):
+    def __init__(self, moves: list[Move], dsts: list[int], start: int, dmask: int = -1, near: int = -1):
         self.moves = moves
+        self.near = near  # the hexes these moves depend on (all, if -1)
         self.dsts = dsts
         if dmask < 0:
             dmask = 0
@@ -178,7 +179,7 @@ def options(s: State, u: int) -> UnitMoves:
             for dst, via_mask in pairs:
                 moves.append(_move(rules, u, start, dst, via_mask))
                 dsts.append(dst)
-    got = cache[u] = memo[key] = UnitMoves(moves, dsts, start, dmask)
+    got = cache[u] = memo[key] = UnitMoves(moves, dsts, start, dmask, near)
     return got
 
 
@@ -399,7 +400,23 @@ def _do_move(s: State, u: int, start: int, dst: int, m: Move, z: int, events: li
                 {"cities": names, "side": side},
             )
         )
-        s._cache = {}  # the cities a move can take have changed
+        _cities_changed(s)
+
+
+def _cities_changed(s: State) -> None:
+    """After a city changed hands: only the cities a move can take changed (the enemy's units
+    and zone of control stay), so a unit's moves stay valid unless one of those cities lies
+    within its range (the hexes its moves were computed from)."""
+    old = s._cache
+    s._cache = {}  # copies of the state share the old dict: never change it in place
+    if "enemy_occ" not in old:
+        return
+    c = _phase_facts(s)
+    flipped = old["notable"] ^ c["notable"]
+    kept = c[_UNIT_CACHE]
+    for u, um in old[_UNIT_CACHE].items():
+        if um.near >= 0 and not um.near & flipped:
+            kept[u] = um
 
 
 def why_not_movable(s: State, u: int) -> str:

@@ -314,3 +314,6 @@ def _battle(item: str, unit) -> tuple[int, tuple[int, ...]]:  # type: ignore[no-
     if not atk:
         raise NotationError(f"battle '{item}' has no attacker")
     return unit(d), atk
+
+
+State.position_text = position_to_text  # State.__repr__ shows the position line

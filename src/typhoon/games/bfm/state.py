@@ -10,10 +10,12 @@ computed from change.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any, ClassVar, NamedTuple
 
 from typhoon.games.bfm.rules import GERMAN, SOVIET, PhaseSpec, Rules
 from typhoon.games.statebase import CHANCE, OFF, TERMINAL, StateBase
+from typhoon.mechanics.zoc import zoc_mask
 
 # OFF (a unit's location): not on the map (eliminated, in the pool, or not yet arrived)
 
@@ -146,10 +148,15 @@ class State(StateBase):
             self.result,
         )
 
-    def __repr__(self) -> str:
-        from typhoon.games.bfm.notation import position_to_text
+    # Set by typhoon.games.bfm.notation when it is imported (the notation builds on the state,
+    # so the state does not import it: no import circle).
+    position_text: ClassVar[Callable[[State], str] | None] = None
 
-        return f"State({position_to_text(self)!r})"
+    def __repr__(self) -> str:
+        text = State.position_text
+        if text is None:
+            return f"State(turn={self.turn}, phase={self.phase})"
+        return f"State({text(self)!r})"
 
     # -- reading the position ---------------------------------------------------------------
 
@@ -205,8 +212,6 @@ class State(StateBase):
 
     def zoc(self, side: int) -> int:
         """Hexes in the zone of control of ``side``'s units."""
-        from typhoon.mechanics.zoc import zoc_mask
-
         return zoc_mask(self.occ[side], self.rules.map.grid.expand)
 
     # -- changing the position (engine use only: on a fresh copy) --------------------------

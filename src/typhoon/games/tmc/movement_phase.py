@@ -46,7 +46,7 @@ from typing import Any
 
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
-from typhoon.games.tmc import rail
+from typhoon.games.tmc import combat, rail, weather
 from typhoon.games.tmc.actions import (
     END,
     Action,
@@ -113,14 +113,13 @@ def facts(s: State) -> dict[str, Any]:
             "ez": ez,
             "frozen": s.frozen(),
             "units": {},
+            "may": {},  # unit -> may_move (step MOVE), see legal()
         }
         c["mv"] = f
     return f
 
 
 def _weather_factor(s: State, u: int) -> Fraction:
-    from typhoon.games.tmc import weather
-
     if s.rules.units[u].side == GERMAN:
         return weather.german_ma_factor(s.turn, mechanised=s.is_mech(u))
     return weather.soviet_ma_factor(s.turn)
@@ -147,8 +146,6 @@ def hex_limit(s: State, u: int) -> int | None:
     """German units in mud: hexes per movement phase ([Q48]); None = no limit."""
     if s.rules.units[u].side != GERMAN:
         return None
-    from typhoon.games.tmc import weather
-
     return weather.german_hex_limit(s.turn)
 
 
@@ -317,14 +314,19 @@ def reach(s: State, u: int) -> Reach:
 def keep_facts(s: State, old: dict[str, Any], movers: tuple[int, ...]) -> None:
     """After phasing units ``movers`` changed place or MP (nothing else changed): keep the
     phase facts and every other unit's cached reach (``put``/``lift`` cleared the cache)."""
-    nc = {k: v for k, v in old.items() if k not in ("zoc0", "zoc1", "ovr", "mv")}
+    # "ovr" (minimal overrun groups by target, candidates and defenders) stays: a plain move
+    # changes no strength, and supply is judged at phase start (State.in_supply).
+    nc = {k: v for k, v in old.items() if k not in ("zoc0", "zoc1", "mv")}
     f = old.get("mv")
     if f is not None:
         nf = dict(f)
         nu = dict(f["units"])
+        nm = dict(f["may"])
         for u in movers:
             nu.pop(u, None)
+            nm.pop(u, None)
         nf["units"] = nu
+        nf["may"] = nm
         nc["mv"] = nf
     side = s.rules.units[movers[0]].side if movers else -1
     for k in ("zoc0", "zoc1"):
@@ -345,8 +347,14 @@ def legal(s: State) -> list[Action]:
         return list(overrun.legal(s))
     out: list[Action] = []
     full = full_hexes(s)
+    # may_move per unit, kept with the phase facts: it reads only the unit's own fields, and
+    # keep_facts drops the movers' entries (everything else that changes a unit resets the cache).
+    may: dict[int, bool] = facts(s)["may"]
     for u in s.rules.side_units[s.side]:
-        if may_move(s, u):
+        ok = may.get(u)
+        if ok is None:
+            ok = may[u] = may_move(s, u)
+        if ok:
             out.extend(reach(s, u).without(full))
     out.extend(_legal_reinforcements(s, full))
     if s.side == SOVIET:
@@ -442,8 +450,6 @@ def overrun_candidates(s: State, h: int) -> list[int]:
 def overrun_reaches(s: State, h: int, attackers: tuple[int, ...] | list[int]) -> bool:
     """Do ``attackers`` reach 11-1 against the units on ``h`` (§14.1, [Q35]: halvings for supply
     and weather, [Q9] rounding, the GT 1-4 German shift; supply as judged at phase start)?"""
-    from typhoon.games.tmc import combat
-
     rules = s.rules
     cond = combat.conditions_for_turn(s.turn)
     opts = combat.CombatOptions.from_options(rules.options)

@@ -161,7 +161,11 @@ def _reach(s: State, u: int) -> _RailReach:
         if (ok >> start) & 1:
             budget = _remaining(s, u)
             links = s.rules.map.rail_neighbours
-            okset = set(bit_list(ok))
+            # The hex set of a mask, memoised by the mask itself (always exact).
+            oks: dict[int, set[int]] = s._cache.setdefault("railok", {})
+            okset = oks.get(ok)
+            if okset is None:
+                okset = oks[ok] = set(bit_list(ok))
             dist = {start: 0}
             frontier = [start]
             d = 0
@@ -189,14 +193,17 @@ def _reach(s: State, u: int) -> _RailReach:
 def legal(s: State, full: int) -> list[Action]:
     rules = s.rules
     out: list[Action] = []
+    # Hexes where may_entrain can hold at all (its side-wide conditions, computed once).
+    entrain_hexes = usable_rail(s) & ~_enemy_near(s) if s.entrainings < ENTRAIN_LIMIT else 0
     for u in rules.side_units[SOVIET]:
-        if s.loc[u] < 0:
+        h = s.loc[u]
+        if h < 0:
             continue
         if (s.entrained >> u) & 1:
             out.extend(_reach(s, u).without(full))
             if may_detrain(s, u):
                 out.append(Detrain(rules.units[u].id))
-        elif may_entrain(s, u):
+        elif (entrain_hexes >> h) & 1 and may_entrain(s, u):
             out.append(Entrain(rules.units[u].id))
     out.extend(_legal_arrivals(s, full))
     return out

@@ -92,6 +92,14 @@ def _needed(rules: Rules, side_area: int, uncovered: list[int]) -> int:
     return count
 
 
+@lru_cache(maxsize=8192)
+def _needed_memo(rules: Rules, side_area: int, uncovered_hexes: int) -> int:
+    """``_needed`` of the start-line positions whose hexes are in the bitset ``uncovered_hexes``,
+    memoised: consecutive placements ask about the same positions."""
+    line = rules.start_line_hexes
+    return _needed(rules, side_area, [i for i, h in enumerate(line) if (uncovered_hexes >> h) & 1])
+
+
 def side_area(rules: Rules, side: int) -> int:
     """Where a side may set up: its side of the start line, not on the line (§25.5), and not
     in a lake hex (water; the map's Moscow Sea and Seliger hexes)."""
@@ -149,14 +157,21 @@ def place_hexes(s: State, u: int) -> list[int]:
     out = []
     far_ok = base_need <= zoc_left
     line = rules.start_line_hexes
+    uncovered_mask = 0
+    for i in uncovered:
+        uncovered_mask |= 1 << line[i]
+    # Hexes next to the same uncovered line hexes leave the same positions to cover.
+    verdict: dict[int, bool] = {}
     for h in bit_list(area):
         if spec.eb or not (line_adj >> h) & 1:
             if far_ok:
                 out.append(h)
             continue
-        nb = rules.grid.neighbour_mask[h]
-        rest = [i for i in uncovered if not (nb >> line[i]) & 1]
-        if _needed(rules, side_area, rest) <= zoc_left:
+        nb = rules.grid.neighbour_mask[h] & uncovered_mask
+        ok = verdict.get(nb)
+        if ok is None:
+            ok = verdict[nb] = _needed_memo(rules, side_area, uncovered_mask & ~nb) <= zoc_left
+        if ok:
             out.append(h)
     return out
 
