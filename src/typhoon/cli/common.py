@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from typhoon.errors import OptionError
 from typhoon.game import parse_options
@@ -63,3 +66,23 @@ def two_players(text: str) -> list[str]:
     if len(names) != 2 or not all(names):
         raise OptionError(f"--players takes GERMAN,SOVIET (e.g. random,random), not {text!r}")
     return names
+
+
+@contextmanager
+def games_progress() -> Iterator[Callable[[int, int], None]]:
+    """A ``progress(done, total)`` callback drawing a bar of games on stderr when it is a
+    terminal (and nothing otherwise); the line is ended when the run is over."""
+    show = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            width = 30
+            filled = width * done // max(total, 1)
+            bar = "#" * filled + "-" * (width - filled)
+            print(f"\r[{bar}] {done}/{total} games", end="", file=sys.stderr, flush=True)
+
+    try:
+        yield progress
+    finally:
+        if show:
+            print(file=sys.stderr)

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from typhoon.cli.common import add_game_arguments, game_of, options_from
+from typhoon.cli.common import add_game_arguments, game_of, games_progress, options_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -32,29 +31,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run(args: argparse.Namespace) -> int:
     from typhoon.ai.match import run_match
 
-    show = sys.stderr.isatty()
-
-    def progress(done: int, total: int) -> None:
-        if show:
-            width = 30
-            filled = width * done // total
-            bar = "#" * filled + "-" * (width - filled)
-            print(f"\r[{bar}] {done}/{total} games", end="", file=sys.stderr, flush=True)
-
-    result = run_match(
-        args.a,
-        args.b,
-        args.games,
-        args.seed,
-        jobs=args.jobs,
-        game=game_of(args),
-        edition=args.edition,
-        options=options_from(args),
-        records=args.records,
-        progress=progress,
-    )
-    if show:
-        print(file=sys.stderr)
+    with games_progress() as progress:
+        result = run_match(
+            args.a,
+            args.b,
+            args.games,
+            args.seed,
+            jobs=args.jobs,
+            game=game_of(args),
+            edition=args.edition,
+            options=options_from(args),
+            records=args.records,
+            progress=progress,
+        )
     if args.json:
         print(json.dumps(result.as_dict(), sort_keys=True))
     else:

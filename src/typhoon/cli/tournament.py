@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-from typhoon.cli.common import add_game_arguments, game_of, options_from
+from typhoon.cli.common import add_game_arguments, game_of, games_progress, options_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -36,25 +35,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run(args: argparse.Namespace) -> int:
     from typhoon.research.tournament import run_tournament
 
-    show = sys.stderr.isatty()
-
-    def progress(done: int, total: int) -> None:
-        if show:
-            print(f"\r{done}/{total} games", end="", file=sys.stderr, flush=True)
-
-    result = run_tournament(
-        args.players,
-        args.games,
-        args.seed,
-        game=game_of(args),
-        edition=args.edition,
-        options=options_from(args),
-        jobs=args.jobs,
-        ray=args.ray,
-        progress=progress,
-    )
-    if show:
-        print(file=sys.stderr)
+    with games_progress() as progress:
+        result = run_tournament(
+            args.players,
+            args.games,
+            args.seed,
+            game=game_of(args),
+            edition=args.edition,
+            options=options_from(args),
+            jobs=args.jobs,
+            ray=args.ray,
+            progress=progress,
+        )
     if args.json == "-":
         print(json.dumps(result.as_dict(), sort_keys=True))
         return 0
