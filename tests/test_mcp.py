@@ -16,6 +16,7 @@ pytest.importorskip("mcp")
 from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
 
+from asyncrun import run_in_own_thread  # noqa: E402
 from typhoon.agents.mcp_server import build_server  # noqa: E402
 
 TOOLS = {"new_game", "position", "map_around", "legal_actions", "preview_attack", "act"}
@@ -76,7 +77,7 @@ def test_mcp_tools_end_to_end_in_memory() -> None:
             err, text = await _call(client, "legal_actions", game_id=gid)
             assert not err and "legal action(s)" in text
 
-    anyio.run(main)
+    run_in_own_thread(lambda: anyio.run(main))
 
 
 def test_mcp_server_over_stdio_spawned_as_typhoon_mcp() -> None:
@@ -92,4 +93,4 @@ def test_mcp_server_over_stdio_spawned_as_typhoon_mcp() -> None:
             err, text = await _call(client, "act", game_id=gid, action="setup standard")
             assert not err and "AI (random)" in text
 
-    anyio.run(main)
+    run_in_own_thread(lambda: anyio.run(main))

@@ -27,6 +27,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from asyncrun import run_in_own_thread
 from typhoon.web.app import MAX_DEPTH, create_app
 
 JSON = {"Content-Type": "application/json"}
@@ -299,8 +300,8 @@ def test_production_defaults_refuse_a_name_the_test_client_uses(tmp_path: Path) 
         await app(scope, receive, send)
         return int(sent[0]["status"])
 
-    assert asyncio.run(call(b"testserver")) == 421
-    assert asyncio.run(call(b"127.0.0.1:8000")) == 200
+    assert run_in_own_thread(lambda: asyncio.run(call(b"testserver"))) == 421
+    assert run_in_own_thread(lambda: asyncio.run(call(b"127.0.0.1:8000"))) == 200
 
 
 @pytest.mark.parametrize("path", ["/api/games/", "/static", "/g/abc/", "/healthz/"])
@@ -338,7 +339,7 @@ def test_a_body_that_does_not_arrive_is_408(tmp_path: Path) -> None:
         await asyncio.wait_for(app(scope, receive, send), 5)
         return int(sent[0]["status"]), b"".join(m.get("body", b"") for m in sent[1:]), time.monotonic() - t
 
-    status, body, took = asyncio.run(call())
+    status, body, took = run_in_own_thread(lambda: asyncio.run(call()))
     assert status == 408 and json.loads(body)["status"] == 408, body
     assert took < 2
 

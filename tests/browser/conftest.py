@@ -45,7 +45,9 @@ def _unavailable(why: str) -> None:
     pytest.skip(f"browser tests skipped: {why}")
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API keeps an event loop running in the main thread while
+# it is open, and tests outside this folder call asyncio.run, which refuses to nest.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     path = _chromium()
     if path is None:
