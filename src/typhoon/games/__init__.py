@@ -116,6 +116,16 @@ def game_module(key: str = DEFAULT_GAME) -> GameModule:
     return _LOADED[key]
 
 
+def module_of_state(state: Any) -> GameModule:
+    """The registered game whose package defines ``state``'s class (how a framework that is
+    handed a bare state, an AI level or an environment, finds the game's adapters)."""
+    mod = type(state).__module__
+    for key, entry in _REGISTRY.items():
+        if mod == entry.package or mod.startswith(entry.package + "."):
+            return game_module(key)
+    raise OptionError(f"no registered game defines {type(state).__qualname__} ({mod})")
+
+
 def game_keys() -> list[str]:
     return sorted(_REGISTRY)
 

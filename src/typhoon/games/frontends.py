@@ -53,6 +53,12 @@ class FrontEnds:
     # (state, target hex, attacker ids, legal actions, action -> text) -> the odds in words
     # (IllegalActionError when there are none to give).
     odds_words: Callable[[Any, str, list[str], Sequence[Any], ToText], str] | None = None
+    # The game's AI pieces: a module of the game's package read by the AI framework
+    # (typhoon.ai; see its docs), or None: the framework's generic levels only.
+    ai: str | None = None
+    # The game's research codec, "module:attribute" (typhoon.env reads it), or None: no
+    # research environments for this game.
+    env_codec: str | None = None
 
 
 __all__ = ["FrontEnds", "ToText"]
