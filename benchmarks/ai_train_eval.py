@@ -6,7 +6,7 @@
 Plays heuristic-against-heuristic games (each side with a random amount of noise, both
 editions), takes the position at the start of every side's turn, labels it with the game's
 result for the German (1 win, 0.5 draw, 0 loss), and fits one L2-regularised logistic
-regression per (side to move, turn) on the features of :mod:`typhoon.ai.features`.
+regression per (side to move, turn) on the features of :mod:`typhoon.games.bfm.ai.features`.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from typhoon.ai.evaluate import RESULT_SCORE, checkpoint_key
-from typhoon.ai.features import NAMES, features
-from typhoon.ai.heuristic import HeuristicPlayer
 from typhoon.game import Game
+from typhoon.games.bfm.ai.evaluate import RESULT_SCORE, checkpoint_key
+from typhoon.games.bfm.ai.features import NAMES, features
+from typhoon.games.bfm.ai.heuristic import HeuristicPlayer
 from typhoon.selfplay import play_game
 
 NOISES = (0.0, 0.0, 0.5, 1.0, 2.0, 3.0)

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/ai_tune_weights.py --side german --iters 6 --games 48
 
-Each candidate (log-scale multipliers of the side's :class:`typhoon.ai.scoring.Weights`)
+Each candidate (log-scale multipliers of the side's :class:`typhoon.games.bfm.ai.scoring.Weights`)
 plays the same ``--games`` games (same seeds, both editions) against the default heuristic;
 the best third moves the sampling distribution. Prints the best weights found. Tuning one
 side against a fixed opponent can over-fit it; alternate sides and check with matches.
@@ -15,8 +15,8 @@ import math
 import random
 from dataclasses import asdict, replace
 
-from typhoon.ai.heuristic import HeuristicPlayer
-from typhoon.ai.scoring import Weights
+from typhoon.games.bfm.ai.heuristic import HeuristicPlayer
+from typhoon.games.bfm.ai.scoring import Weights
 from typhoon.selfplay import play_game
 
 FIELDS = {

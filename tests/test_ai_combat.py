@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from typhoon.ai.board import board_of
-from typhoon.ai.combat import _candidates, battle_value
-from typhoon.ai.scoring import GermanScorer
+from typhoon.games.bfm.ai.board import board_of
+from typhoon.games.bfm.ai.combat import _candidates, battle_value
+from typhoon.games.bfm.ai.scoring import GermanScorer
 from typhoon.games.bfm.combat_phase import RETREAT_LENGTH, compute_odds, retreat_paths_of
 from typhoon.games.bfm.engine import apply_unchecked, legal_actions, new_game
 from typhoon.games.bfm.preview import preview_units

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typhoon.ai import HeuristicPlayer, SearchConfig, SearchPlayer
-from typhoon.ai.combat import plan_attacks
 from typhoon.game import Game
 from typhoon.games.bfm.actions import Attack, Move
+from typhoon.games.bfm.ai import HeuristicPlayer, SearchConfig, SearchPlayer
+from typhoon.games.bfm.ai.combat import plan_attacks
 from typhoon.players import make_player
 
 

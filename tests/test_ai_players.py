@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from typhoon.ai import HeuristicPlayer, SearchConfig, SearchPlayer
+from typhoon.ai import SearchLevelPlayer
 from typhoon.game import CHANCE, Game
+from typhoon.games.bfm.ai import HeuristicPlayer, SearchConfig, SearchPlayer
 from typhoon.players import LEVELS, Player, make_player, player_names
 
 TINY = SearchConfig(rollouts=4, candidates=2)
@@ -33,8 +34,12 @@ def test_levels_registered() -> None:
         assert level in names
         assert level in LEVELS
     p = make_player("search:fast", 3)
-    assert isinstance(p, SearchPlayer)
+    assert isinstance(p, SearchLevelPlayer)
     assert p.name == "search:fast"
+    # Issue 11: the level finds the game's own player (games/bfm/ai) from the state.
+    inner = p.player_for(Game().state)
+    assert isinstance(inner, SearchPlayer)
+    assert inner.name == "search:fast" and inner.config == SearchConfig(rollouts=24, candidates=4)
 
 
 @pytest.mark.parametrize("edition", ["gdw1986", "vpg2009"])

@@ -19,6 +19,7 @@ import pytest
 
 import typhoon.web.service as service_mod
 from typhoon.game import CHANCE, Game
+from typhoon.games import game_module
 from typhoon.players import LEVELS, RandomPlayer, make_player
 from typhoon.record import Record
 from typhoon.web.service import ApiError, GameService
@@ -106,7 +107,8 @@ def test_a_search_is_cut_at_the_time_limit(store: Store) -> None:
     svc.close()  # the decisions below are made here, not by the workers
     p = svc._player(s, 0)
     assert p.config.time_limit == 0.4
-    assert p.make_tmc_player().config.time_limit == 0.4  # The Moscow Campaign's search too
+    tmc = game_module("tmc").new_game()
+    assert p.player_for(tmc).config.time_limit == 0.4  # The Moscow Campaign's search too
     game = Game(seed=11)
     game.play_text("setup standard")
     game.play_text("setup standard")

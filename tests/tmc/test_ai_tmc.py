@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from typhoon.ai.heuristic import HeuristicPlayer
-from typhoon.ai.search import SearchPlayer
-from typhoon.ai.tmc import is_tmc
-from typhoon.ai.tmc.evaluate import german_score, level_score, vp_estimate
-from typhoon.ai.tmc.heuristic import TmcHeuristic
-from typhoon.ai.tmc.search import TmcSearch, TmcSearchConfig, tmc_config
+from typhoon.ai import LevelPlayer, SearchLevelPlayer
 from typhoon.game import CHANCE, Game
+from typhoon.games import module_of_state
 from typhoon.games.tmc import engine, front
 from typhoon.games.tmc.actions import Attack, JoinOverrun, Overrun
+from typhoon.games.tmc.ai import evaluate
+from typhoon.games.tmc.ai.evaluate import german_score, level_score, vp_estimate
+from typhoon.games.tmc.ai.heuristic import TmcHeuristic
+from typhoon.games.tmc.ai.search import TmcSearch, TmcSearchConfig, tmc_config
 from typhoon.games.tmc.rules import GERMAN, SOVIET
 from typhoon.players import make_player
 
@@ -47,16 +47,17 @@ def play_checked(players: tuple[Any, Any], scenario: str, seed: int, last_turn: 
 
 
 def test_level_players_hand_tmc_positions_to_the_tmc_ai() -> None:
+    """Issue 11: the level players find the game's AI module (FrontEnds.ai) from the state."""
     s = engine.new_game("1")
-    assert is_tmc(s)
+    assert module_of_state(s).front_ends.ai == "typhoon.games.tmc.ai"
     h = make_player("heuristic", 1)
     a = h.choose(s, engine.legal_actions(s))
     assert a in engine.legal_actions(s)
-    assert isinstance(h, HeuristicPlayer) and isinstance(h._tmc, TmcHeuristic)
+    assert isinstance(h, LevelPlayer) and isinstance(h.player_for(s), TmcHeuristic)
     p = make_player("search:fast", 2)
     p.choose(s, engine.legal_actions(s))
-    assert isinstance(p, SearchPlayer) and isinstance(p._tmc, TmcSearch)
-    assert p._tmc.config == tmc_config(24, 4)
+    assert isinstance(p, SearchLevelPlayer) and isinstance(p.player_for(s), TmcSearch)
+    assert p.player_for(s).config == tmc_config(24, 4)  # type: ignore[attr-defined]
     assert make_player("search:strong", 3).name == "search:strong"
     assert tmc_config(192, 12).horizon == "opponent"
 
@@ -251,6 +252,9 @@ def test_evaluation_follows_the_victory_ratio() -> None:
     g, so = vp_estimate(s)
     assert g >= 0 and so >= 0
     assert 0.0 <= german_score(s) <= 1.0
+    assert (
+        evaluate(s, GERMAN) == pytest.approx(2 * german_score(s) - 1) == pytest.approx(-evaluate(s, SOVIET))
+    )
 
 
 # -- whole games (slow) ----------------------------------------------------------------------------

@@ -6,29 +6,30 @@ from __future__ import annotations
 
 import statistics
 import time
+from typing import Any
 
+from typhoon.ai.levels import LevelPlayer
 from typhoon.ai.match import TimedPlayer, p95
-from typhoon.ai.search import SearchPlayer
 from typhoon.players import make_player
 from typhoon.selfplay import play_game
 
 Figures = list[tuple[str, object]]
 
 
-def level_times(level: str, games: int, seed: int = 500) -> tuple[list[float], list[SearchPlayer]]:
+def level_times(level: str, games: int, seed: int = 500) -> tuple[list[float], list[Any]]:
     """Decision times of ``level`` over ``games`` games against the heuristic, sides
-    alternating. Also returns the search players (for their roll-out counts)."""
+    alternating. Also returns the search players (those that count their roll-outs)."""
     times: list[float] = []
-    searchers: list[SearchPlayer] = []
+    searchers: list[Any] = []
     for i in range(games):
         inner = make_player(level, seed + i)
-        if isinstance(inner, SearchPlayer):
-            searchers.append(inner)
         me = TimedPlayer(inner)
         other = make_player("heuristic", seed + 1000 + i)
         players = [me, other] if i % 2 == 0 else [other, me]
         play_game(players, seed=seed + i)  # type: ignore[list-item]
         times += me.times
+        built = inner.players() if isinstance(inner, LevelPlayer) else [inner]
+        searchers += [p for p in built if hasattr(p, "rollouts_done")]
     return times, searchers
 
 

@@ -1,4 +1,5 @@
-"""Successive halving over candidate plans, shared by the search players of both games.
+"""Successive halving over candidate plans (or actions), shared by the search players of every
+game (the framework's generic search and the games' own).
 
 Each round gives every live candidate the same number of roll-outs (roll-out ``k`` uses the
 same dice for every candidate, so candidates are compared on common random numbers), then
@@ -27,12 +28,13 @@ class Candidate:
 def successive_halving(
     cands: Sequence[Candidate],
     budget: int,
-    german_score: Callable[[Any, int], float],
-    for_german: bool,
+    score: Callable[[Any, int], float],
+    for_first: bool,
     deadline: float | None = None,
 ) -> tuple[list[Candidate], int]:
-    """Spend about ``budget`` roll-outs; ``german_score(plan, k)`` plays roll-out ``k`` of a
-    plan and returns the German score (0..1). Returns the surviving candidates, best first,
+    """Spend about ``budget`` roll-outs; ``score(plan, k)`` plays roll-out ``k`` of a plan and
+    returns the first side's score (0..1); ``for_first``: the first side is choosing (else
+    ``1 - score`` is maximised). Returns the surviving candidates, best first,
     and the number of roll-outs played. ``deadline`` (a ``time.perf_counter()`` value) cuts
     the search short."""
     live = list(cands)
@@ -45,8 +47,8 @@ def successive_halving(
             per = max(per, (budget - used) // len(live))
         for k in range(k_done, k_done + per):
             for c in live:
-                v = german_score(c.plan, k)
-                c.total += v if for_german else 1.0 - v
+                v = score(c.plan, k)
+                c.total += v if for_first else 1.0 - v
                 c.n += 1
                 used += 1
             if deadline is not None and time.perf_counter() > deadline:

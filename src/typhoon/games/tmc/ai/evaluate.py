@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 
-from typhoon.ai.tmc.board import elim_vp
 from typhoon.games.tmc import front, victory
+from typhoon.games.tmc.ai.board import elim_vp
 from typhoon.games.tmc.rules import GERMAN, SOVIET
 from typhoon.games.tmc.state import State
 from typhoon.games.tmc.supply import supply_now

@@ -9,15 +9,15 @@ amounts for retreats, and the whole defender when it has no retreat hex ([Q28]).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from typhoon.ai.tmc.board import Situation, board_of, elim_vp, piece
 from typhoon.games.tmc import combat as rules_combat
 from typhoon.games.tmc import combat_phase
 from typhoon.games.tmc.actions import END, Action, Advance, Attack, Disrupt, Ignore, Lose, Odds, Retreat
+from typhoon.games.tmc.ai.board import Situation, board_of, elim_vp, piece
 from typhoon.games.tmc.rules import GERMAN
 from typhoon.games.tmc.state import State
 from typhoon.hexgrid import bit_list
@@ -152,10 +152,17 @@ def _odds(sit: Situation, side: int, att: Fraction, dfn: Fraction) -> int:
 
 
 def plan_attacks(
-    s: State, *, noise: float = 0.0, rng: random.Random | None = None, min_ev: float = 0.3
+    s: State,
+    *,
+    noise: float = 0.0,
+    rng: random.Random | None = None,
+    min_ev: float = 0.3,
+    bonus: Callable[[int], float] | None = None,
 ) -> AttackPlan:
     """Battles for this combat phase: targets in order of value, each with the smallest set
-    of adjacent attackers that gets the best expected VP; only battles worth ``min_ev``."""
+    of adjacent attackers that gets the best expected VP; only battles worth ``min_ev``.
+    ``bonus(target hex)``: VP added to a battle's value (the operational player's counter-attack
+    targets); None adds nothing."""
     side = s.side
     sit = Situation(s, side, supply_now=True)
     grid = s.rules.grid
@@ -182,6 +189,8 @@ def plan_attacks(
             adj = [u for u in adj if not barred(s, u, t)]
         if adj:
             ev = _best_group(s, sit, t, adj, strength, front)[0]
+            if bonus is not None:
+                ev += bonus(t)
             options.append((ev, t, adj))
     if rng is not None and noise > 0:
         options = [(ev + rng.gauss(0.0, noise), t, adj) for ev, t, adj in options]
@@ -192,6 +201,8 @@ def plan_attacks(
         if not cands:
             continue
         ev, group, col = _best_group(s, sit, t, cands, strength, front)
+        if bonus is not None:
+            ev += bonus(t)
         if rng is not None and noise > 0:
             ev += rng.gauss(0.0, noise)
         if ev >= min_ev and group:

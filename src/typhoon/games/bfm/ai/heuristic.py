@@ -4,11 +4,11 @@ Each phase is planned once, when the player is first asked in it, and then playe
 move (the plan is made again if the position is not the one it was made for):
 
 - set-up: the standard arrangement;
-- replacements: :mod:`typhoon.ai.replacements`;
-- movement: a whole-phase plan from :mod:`typhoon.ai.movement` with the side's scorer from
-  :mod:`typhoon.ai.scoring`;
-- combat: battles chosen by expected value (:func:`typhoon.ai.combat.plan_attacks`), then
-  the resolution decisions of :mod:`typhoon.ai.combat`.
+- replacements: :mod:`typhoon.games.bfm.ai.replacements`;
+- movement: a whole-phase plan from :mod:`typhoon.games.bfm.ai.movement` with the side's scorer from
+  :mod:`typhoon.games.bfm.ai.scoring`;
+- combat: battles chosen by expected value (:func:`typhoon.games.bfm.ai.combat.plan_attacks`), then
+  the resolution decisions of :mod:`typhoon.games.bfm.ai.combat`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from typhoon.ai.board import board_of
-from typhoon.ai.combat import (
+from typhoon.games.bfm import movement_phase
+from typhoon.games.bfm.actions import END, Action, Attack, Move, Place, SetupStandard
+from typhoon.games.bfm.ai.board import board_of
+from typhoon.games.bfm.ai.combat import (
     AttackPlan,
     PlannedBattle,
     choose_advance,
@@ -28,12 +30,9 @@ from typhoon.ai.combat import (
     choose_stand_fast,
     plan_attacks,
 )
-from typhoon.ai.movement import MovePlan, move_action, plan_moves
-from typhoon.ai.replacements import choose_replacement
-from typhoon.ai.scoring import GermanScorer, SovietScorer, Weights
-from typhoon.ai.tmc import is_tmc
-from typhoon.games.bfm import movement_phase
-from typhoon.games.bfm.actions import END, Action, Attack, Move, Place, SetupStandard
+from typhoon.games.bfm.ai.movement import MovePlan, move_action, plan_moves
+from typhoon.games.bfm.ai.replacements import choose_replacement
+from typhoon.games.bfm.ai.scoring import GermanScorer, SovietScorer, Weights
 from typhoon.games.bfm.preview import preview_units
 from typhoon.games.bfm.rules import GERMAN
 from typhoon.games.bfm.setup_phase import standard_setup
@@ -56,8 +55,7 @@ def scorer_for(s: State, w: Weights | None = None) -> GermanScorer | SovietScore
 
 class HeuristicPlayer:
     """Plays by rules of thumb; ``noise`` (standard deviation, in strength points) makes it
-    vary its choices, for diverse training games or search roll-outs. Moscow Campaign
-    positions are handed to :meth:`make_tmc_player`'s player (typhoon.ai.tmc)."""
+    vary its choices, for diverse training games or search roll-outs."""
 
     def __init__(
         self,
@@ -77,27 +75,13 @@ class HeuristicPlayer:
         self._move_plan: tuple[PlanKey, MovePlan] | None = None
         self._attack_plan: tuple[PlanKey, AttackPlan] | None = None
         self._why = "No decision yet."
-        self._tmc: Any = None  # the Moscow Campaign player this level hands TMC positions to
 
     # -- the Player protocol ---------------------------------------------------------------
 
     def choose(self, state: Any, actions: Sequence[Any]) -> Any:
-        if is_tmc(state):
-            if self._tmc is None:
-                self._tmc = self.make_tmc_player()
-            a, why = self._tmc.decide(state, actions)
-        else:
-            a, why = self.decide(state, actions)
+        a, why = self.decide(state, actions)
         self._why = why
         return a
-
-    def make_tmc_player(self) -> Any:
-        """This level's player for The Moscow Campaign (typhoon.ai.tmc)."""
-        from typhoon.ai.tmc.heuristic import TmcHeuristic
-
-        return TmcHeuristic(
-            self.rng.randrange(2**31), name=self.name, noise=self.noise, explain=self.explaining
-        )
 
     def explain(self) -> str:
         return self._why

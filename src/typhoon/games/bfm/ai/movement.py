@@ -7,7 +7,7 @@ are worked out again, and so on. Scores depend on where the units already placed
 A hex may be chosen only if it is empty or its unit has already been given a move; playing
 the moves in the order they were fixed then never needs a unit to step off a shared hex.
 
-Scorers hold the side's rules of thumb (see :mod:`typhoon.ai.scoring`).
+Scorers hold the side's rules of thumb (see :mod:`typhoon.games.bfm.ai.scoring`).
 """
 
 from __future__ import annotations

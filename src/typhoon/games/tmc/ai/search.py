@@ -1,5 +1,5 @@
-"""The TMC ``search`` levels: phase planning with the engine as forward model, as for Battle
-for Moscow (:mod:`typhoon.ai.search`) but sized for a game of hundreds of unit decisions a turn.
+"""The TMC ``search`` levels: phase planning with the engine as forward model, sized for a game
+of hundreds of unit decisions a turn.
 
 At the first decision of each movement phase and of each combat declaration:
 
@@ -10,7 +10,7 @@ At the first decision of each movement phase and of each combat declaration:
    sides by the heuristic up to the horizon - the end of the planning side's player turn
    (``horizon="turn"``) or the start of its next one (``"opponent"``) - with the dice fixed per
    roll-out index so candidates meet the same luck. The position reached is scored by
-   :func:`typhoon.ai.tmc.evaluate.german_score`.
+   :func:`typhoon.games.tmc.ai.evaluate.german_score`.
 3. Successive halving over the budget of roll-outs; the best survivor is played.
 
 Set-up, and every decision inside a battle, are the heuristic's.
@@ -26,12 +26,12 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from typhoon.ai.halving import Candidate, attack_candidates, successive_halving
-from typhoon.ai.tmc.combat import AttackPlan, plan_attacks
-from typhoon.ai.tmc.evaluate import german_score
-from typhoon.ai.tmc.heuristic import TmcHeuristic, phase_key
-from typhoon.ai.tmc.movement import Planner, Weights
 from typhoon.games.tmc import engine
 from typhoon.games.tmc.actions import ROLLS
+from typhoon.games.tmc.ai.combat import AttackPlan, plan_attacks
+from typhoon.games.tmc.ai.evaluate import german_score
+from typhoon.games.tmc.ai.heuristic import TmcHeuristic, phase_key
+from typhoon.games.tmc.ai.movement import Planner, Weights
 from typhoon.games.tmc.rules import GERMAN
 from typhoon.games.tmc.state import MOVE, State
 
@@ -47,9 +47,9 @@ class TmcSearchConfig:
 
 
 def tmc_config(rollouts: int, candidates: int, time_limit: float | None = None) -> TmcSearchConfig:
-    """The TMC budget for a Battle for Moscow level's budget: a TMC roll-out (a player turn,
-    a few hundred actions) is far longer than a BfM one, so a quarter of the roll-outs, and
-    the deeper horizon only for the strong levels."""
+    """The TMC budget for a framework search level's budget (typhoon.ai.budget, sized for
+    roll-outs of a few dozen actions): a TMC roll-out (a player turn, a few hundred actions) is
+    far longer, so a quarter of the roll-outs, and the deeper horizon only for the strong levels."""
     return TmcSearchConfig(
         rollouts=max(4, rollouts // 4),
         candidates=max(3, min(8, candidates // 2 + 1)),

@@ -13,8 +13,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from typhoon.ai.board import Board, board_of
 from typhoon.games.bfm.actions import Action, Advance, Attack, Lose, Resolve, Retreat, StandFast
+from typhoon.games.bfm.ai.board import Board, board_of
 from typhoon.games.bfm.combat_phase import MAX_COLUMN, compute_odds, retreat_paths_of
 from typhoon.games.bfm.rules import GERMAN
 from typhoon.games.bfm.state import State

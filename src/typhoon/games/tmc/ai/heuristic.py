@@ -1,10 +1,10 @@
 """The TMC ``heuristic`` player: rules of thumb for either side.
 
 - set-up: the standard (reconstructed) deployment;
-- movement phases: a whole-phase plan (:class:`~typhoon.ai.tmc.movement.Planner`) made at the
+- movement phases: a whole-phase plan (:class:`~typhoon.games.tmc.ai.movement.Planner`) made at the
   phase's first decision and played leg by leg (made again if the phase changed under it);
-- combat declarations: battles by expected VP (:func:`~typhoon.ai.tmc.combat.plan_attacks`);
-- inside a battle (and an overrun's resolution): :mod:`typhoon.ai.tmc.combat`.
+- combat declarations: battles by expected VP (:func:`~typhoon.games.tmc.ai.combat.plan_attacks`);
+- inside a battle (and an overrun's resolution): :mod:`typhoon.games.tmc.ai.combat`.
 
 Every decision is one of the legal actions it was given.
 """
@@ -15,7 +15,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from typhoon.ai.tmc.combat import (
+from typhoon.games.tmc.actions import END, SETUP_STANDARD, Action
+from typhoon.games.tmc.ai.combat import (
     AttackPlan,
     choose_advance,
     choose_ignore,
@@ -25,8 +26,7 @@ from typhoon.ai.tmc.combat import (
     next_declaration,
     plan_attacks,
 )
-from typhoon.ai.tmc.movement import DEFAULT_WEIGHTS, Planner, Weights
-from typhoon.games.tmc.actions import END, SETUP_STANDARD, Action
+from typhoon.games.tmc.ai.movement import DEFAULT_WEIGHTS, Planner, Weights
 from typhoon.games.tmc.state import State
 
 PhaseKey = tuple[int, int, int]

@@ -10,7 +10,7 @@ whole phase:
    the phase and of the turn, then the opponent's whole turn, both sides by the heuristic,
    the dice fixed in advance (determinised: roll-out k of every candidate uses the same
    dice, so candidates are compared on equal luck). The position reached is scored by the
-   static evaluation (:mod:`typhoon.ai.evaluate`), or by the result if the game ended.
+   static evaluation (:mod:`typhoon.games.bfm.ai.evaluate`), or by the result if the game ended.
 3. Successive halving: all candidates get a few roll-outs, the better half twice as many,
    and so on until the budget is spent; the best survivor is played.
 
@@ -28,13 +28,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from typhoon.ai.combat import AttackPlan, plan_attacks
-from typhoon.ai.evaluate import german_score
+from typhoon.ai.budget import SEARCH_LEVELS
 from typhoon.ai.halving import Candidate, attack_candidates, successive_halving
-from typhoon.ai.heuristic import HeuristicPlayer, plan_key, scorer_for
-from typhoon.ai.movement import MovePlan, plan_moves
-from typhoon.ai.scoring import Weights
 from typhoon.games.bfm.actions import Action, Roll
+from typhoon.games.bfm.ai.combat import AttackPlan, plan_attacks
+from typhoon.games.bfm.ai.evaluate import german_score
+from typhoon.games.bfm.ai.heuristic import HeuristicPlayer, plan_key, scorer_for
+from typhoon.games.bfm.ai.movement import MovePlan, plan_moves
+from typhoon.games.bfm.ai.scoring import Weights
 from typhoon.games.bfm.engine import apply_unchecked, legal_actions
 from typhoon.games.bfm.rules import GERMAN
 from typhoon.games.bfm.state import DECLARE, State
@@ -49,14 +50,10 @@ class SearchConfig:
     time_limit: float | None = None  # seconds per plan, None: no limit (reproducible)
 
 
+# The framework's search levels (typhoon.ai.budget), each with its budget.
 LEVEL_CONFIGS = {
-    "search": SearchConfig(),
-    "search:fast": SearchConfig(rollouts=24, candidates=4),
-    "search:strong": SearchConfig(rollouts=192, candidates=12),
+    level: SearchConfig(rollouts=b.rollouts, candidates=b.candidates) for level, b in SEARCH_LEVELS.items()
 }
-# A ladder by budget for experiments: search:16 ... search:512 (roll-outs per phase plan).
-for _n in (16, 32, 64, 128, 256, 512):
-    LEVEL_CONFIGS[f"search:{_n}"] = SearchConfig(rollouts=_n, candidates=max(4, min(16, _n // 8)))
 
 
 @dataclass
@@ -80,16 +77,6 @@ class SearchPlayer(HeuristicPlayer):
         self.rollouts_done = 0
         self.search_seconds = 0.0
         self._last_report: SearchReport | None = None
-
-    def make_tmc_player(self) -> Any:
-        """The Moscow Campaign search with this level's budget scaled (typhoon.ai.tmc.search)."""
-        from typhoon.ai.tmc.search import TmcSearch, tmc_config
-
-        cfg = self.config
-        seed = self.rng.randrange(2**31)
-        return TmcSearch(
-            seed, name=self.name, config=tmc_config(cfg.rollouts, cfg.candidates, cfg.time_limit)
-        )
 
     # -- plans: searched instead of taken from the heuristic ---------------------------------
 

@@ -8,7 +8,7 @@ by the side's units and ZOC):
 
 1. Attack positions: enemy hexes in order of value get the strongest units that can reach a
    hex next to them, until the odds give the best expected VP, plus the cheapest exchange payer
-   (:mod:`typhoon.ai.tmc.combat`); German mechanised phase: only overrun (11-1) positions.
+   (:mod:`typhoon.games.tmc.ai.combat`); German mechanised phase: only overrun (11-1) positions.
 2. Soviet: a Moscow garrison (units march on Moscow if none can reach it), and the units
    nearest Moscow kept within 3 hexes of it while Germans approach.
 3. Every other unit: the best-scoring hex of its reach (:class:`Weights`): German - toward
@@ -33,8 +33,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from typhoon.ai.tmc.board import FAR, Situation, elim_vp
-from typhoon.ai.tmc.combat import Stakes, best_column, cheap_payer, column_ev, stakes
 from typhoon.games.tmc import combat as rules_combat
 from typhoon.games.tmc import front, movement_phase
 from typhoon.games.tmc.actions import (
@@ -48,6 +46,8 @@ from typhoon.games.tmc.actions import (
     Overrun,
     RailMove,
 )
+from typhoon.games.tmc.ai.board import FAR, Situation, elim_vp
+from typhoon.games.tmc.ai.combat import Stakes, best_column, cheap_payer, column_ev, stakes
 from typhoon.games.tmc.rules import GERMAN, SOVIET, STACK_LIMIT
 from typhoon.games.tmc.state import MOVE, RELOCATE, State
 from typhoon.hexgrid import bit_list

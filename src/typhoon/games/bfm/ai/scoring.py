@@ -10,7 +10,7 @@ fortifications and behind rivers; do not stand where the panzers can mass agains
 unit with no way out; keep Moscow garrisoned, more strongly as the end nears; take back
 cities the Germans left empty (above all Moscow on the last turn).
 
-Weights are in strength points, like the combat values of :mod:`typhoon.ai.combat`.
+Weights are in strength points, like the combat values of :mod:`typhoon.games.bfm.ai.combat`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from typhoon.ai.board import approach_cost, board_of
-from typhoon.ai.combat import ELIM_BONUS, MY_W, attack_halves, battle_value, vacate_value
-from typhoon.ai.movement import movers, staying_occ
+from typhoon.games.bfm.ai.board import approach_cost, board_of
+from typhoon.games.bfm.ai.combat import ELIM_BONUS, MY_W, attack_halves, battle_value, vacate_value
+from typhoon.games.bfm.ai.movement import movers, staying_occ
 from typhoon.games.bfm.combat_phase import MAX_COLUMN, RETREAT_LENGTH
 from typhoon.games.bfm.rules import GERMAN, SOVIET, Rules
 from typhoon.games.bfm.state import State

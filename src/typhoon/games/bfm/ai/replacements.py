@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from typhoon.ai.board import board_of
 from typhoon.games.bfm.actions import Action, End, Rebuild, Reinforce, Restore
+from typhoon.games.bfm.ai.board import board_of
 from typhoon.games.bfm.rules import GERMAN, SOVIET
 from typhoon.games.bfm.state import State
 

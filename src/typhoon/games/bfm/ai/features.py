@@ -2,12 +2,12 @@
 
 Few and cheap: who holds Moscow, how close the German spearheads are, how much strength
 each side has on the map and around Moscow, and the cities held. The weights that turn them
-into a winning chance are fitted on self-play games (see :mod:`typhoon.ai.evaluate`).
+into a winning chance are fitted on self-play games (see :mod:`typhoon.games.bfm.ai.evaluate`).
 """
 
 from __future__ import annotations
 
-from typhoon.ai.board import board_of
+from typhoon.games.bfm.ai.board import board_of
 from typhoon.games.bfm.rules import GERMAN, SOVIET
 from typhoon.games.bfm.state import State
 

@@ -1,16 +1,16 @@
 """Static evaluation: the German player's expected score (win 1, draw 1/2, loss 0) from a
 position at the start of a side's turn, assuming heuristic play from there on.
 
-One logistic model per (turn, side to move) over :mod:`typhoon.ai.features`, fitted on
-self-play games by ``benchmarks/ai_train_eval.py`` (weights in :mod:`typhoon.ai.eval_weights`).
+One logistic model per (turn, side to move) over :mod:`typhoon.games.bfm.ai.features`, fitted on
+self-play games by ``benchmarks/ai_train_eval.py`` (weights in :mod:`typhoon.games.bfm.ai.eval_weights`).
 """
 
 from __future__ import annotations
 
 import math
 
-from typhoon.ai.eval_weights import WEIGHTS
-from typhoon.ai.features import features
+from typhoon.games.bfm.ai.eval_weights import WEIGHTS
+from typhoon.games.bfm.ai.features import features
 from typhoon.games.bfm.state import State
 
 RESULT_SCORE = {"german": 1.0, "draw": 0.5, "soviet": 0.0}

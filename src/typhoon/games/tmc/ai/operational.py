@@ -1,0 +1,495 @@
+"""The TMC ``operational`` player: the heuristic's tactics under phase-level operational plans
+(issue 14 items 1 and 2).
+
+German (:class:`OperationalPlanner`, German side):
+
+- *first movement phase*: the heuristic's attack positions (the strongest units, the armour,
+  go to the weakest enemy hexes first: the breakthrough sectors), and key towns as objectives;
+- *mechanised phase*: exploitation before any overrun. Every mechanised unit that can move is
+  sent, one at a time, to the hex of its reach that cuts the most Soviet supply (§11.2: a German
+  unit and its ZOC block the Soviet supply trace) counted on the position planned so far (so a
+  second spearhead closes what the first opened), else deep behind the Soviet units (hexes
+  nearer Moscow than Soviet stacks close by: the start of a pocket), with the risk of an attack
+  on the spearhead counted at half the heuristic's weight. Only the units left over take
+  overrun positions (an overrun stops its units, §14.2), and only where an exploiting unit
+  could not go instead;
+- infantry: the heuristic's (attack positions, the front, the shoulders of the breakthrough by
+  covering the front hexes they hold); towns as objectives.
+
+Soviet (:class:`OperationalPlanner`, Soviet side):
+
+- the heuristic's Moscow garrison and ring, plus a Tula garrison (two units once the Germans
+  are within 6 hexes, three within 3);
+- defence in depth: on the approaches to Moscow and Tula a second line 2-5 hexes behind the
+  front scores as well as the front itself;
+- rail reserves: units far from the front (6+ hexes, not holding Moscow or Tula; at most six
+  a phase) entrain and ride toward the threatened sector (the rail goal: in front of the German unit
+  nearest Moscow), then detrain and take a destination, using the entrainings arrivals leave;
+- counter-attacks: battles against German units out of supply, disrupted, or in a salient
+  (3+ neighbours held or covered by Soviet units) are worth more; from GT 24 (the December
+  counter-offensive) every battle with a positive expected value is fought, the units move
+  toward the German-held key towns and advance into them after combat.
+
+Every decision is one of the legal actions it was given (the heuristic's plumbing), and
+:meth:`TmcOperational.explain` gives the decision's reason with the phase's plan in words.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from typhoon.games.tmc import supply
+from typhoon.games.tmc.actions import Action, Advance, Entrain
+from typhoon.games.tmc.ai.board import FAR, distance_map, elim_vp
+from typhoon.games.tmc.ai.combat import AttackPlan, plan_attacks
+from typhoon.games.tmc.ai.heuristic import TmcHeuristic
+from typhoon.games.tmc.ai.movement import DEFAULT_WEIGHTS, Planner, Weights
+from typhoon.games.tmc.rules import GERMAN, SOVIET
+from typhoon.games.tmc.state import State
+from typhoon.hexgrid import bit_list
+
+# The towns the campaign turned on (docs/TMC_CALIBRATION.md): German objectives while the
+# Soviets hold them, Soviet objectives in the counter-offensive while the Germans do.
+OBJECTIVES = (
+    "Vyazma",
+    "Bryansk",
+    "Orel",
+    "Kaluga",
+    "Rzhev",
+    "Kalinin",
+    "Mozhaisk",
+    "Maloyaroslavets",
+    "Volokolamsk",
+    "Klin",
+    "Solnechnogorsk",
+    "Istra",
+    "Tula",
+    "Mtsensk",
+    "Yelets",
+    "Yefremov",
+    "Naro-Fominsk",
+    "Serpukhov",
+)
+COUNTER_OFFENSIVE = 24  # GT 24 ≈ 8 December (docs/TMC_OOB.md §5)
+CUT_WEIGHT = 1.0  # per VP of Soviet units a position puts out of supply
+DEEP_WEIGHT = 0.25  # per VP of Soviet stacks within 3 hexes that a hex is behind
+DEEP_CAP = 8.0
+EXPLOIT_RISK = 0.5  # share of the heuristic's risk weight a mechanised unit exploiting counts
+EXPLOIT_LINE = 0.2  # and of its weight for front-line hexes it alone covers (§15 gaps)
+TOWN_BONUS = 3.0  # an objective town entered
+RESERVE_DIST = 6  # Soviet units at least this far from the Germans may go by rail
+CUT_CANDIDATES = 30  # hexes whose supply cut is computed exactly, per recount
+CUT_RECOUNTS = 5
+_MODE = __import__("os").environ.get("TMC_MODE", "")
+OVERRUN_FIRST_EV = 4.0
+EXPLOIT_MIN = 2.0 if _MODE == "a" else 0.5
+EXPLOIT_FIRST = (
+    __import__("os").environ.get("TMC_EXPLOIT_FIRST") == "1"
+)  # measured (docs/TMC_AI.md): overruns first, then exploitation
+
+OPERATIONAL_WEIGHTS = (
+    DEFAULT_WEIGHTS[GERMAN],
+    Weights(risk=0.6),
+)
+
+
+def objective_hexes(s: State) -> dict[int, str]:
+    places: dict[str, int] = getattr(s.rules.map, "places", {})
+    return {places[n]: n for n in OBJECTIVES if n in places}
+
+
+def soviet_supplied(s: State, extra: int = 0) -> int:
+    """Soviet supply as the engine judges it (:func:`typhoon.games.tmc.supply.supply_now`) with
+    German units also on the hexes of ``extra`` (exerting ZOC)."""
+    rules = s.rules
+    g = rules.grid
+    tmap = rules.map
+    strict = not rules.flag("soviet_supply_west_of_start_line")
+    return supply.soviet_supply(
+        g.expand,
+        g.all_mask,
+        tmap.rail_neighbours,
+        supply.edge_rail(tmap, supply.SOVIET_EDGES),
+        s.rail_normal,
+        s.rail_soviet,
+        s.rail_cut,
+        s.rail_destroyed(),
+        supply.unflipped_occ(s, GERMAN) | extra,
+        s.zoc(GERMAN) | g.expand(extra),
+        s.occ[SOVIET],
+        g.all_mask & ~rules.west_mask if strict else None,
+    ).in_supply
+
+
+class OperationalPlanner(Planner):
+    """A movement phase's plan with the operational layer (module docstring)."""
+
+    def __init__(self, s: State, **kw: Any) -> None:
+        self.summary: list[str] = []
+        self.objectives = objective_hexes(s)
+        self.mech_phase = s.rules.phases[s.phase].movers == "mech"
+        self.offensive = s.side == SOVIET and s.turn >= COUNTER_OFFENSIVE
+        self.reserves: list[int] = []
+        self.entrained: set[int] = set()
+        self._cut_cache: dict[int, float] = {}
+        self._cut_base: int | None = None
+        self._cut_cands = 0
+        self._recounts = 0
+        self._tula = getattr(s.rules.map, "places", {}).get("Tula", -1)
+        self._tula_dist: list[int] | None = None
+        w = kw.get("weights") or DEFAULT_WEIGHTS[s.side]
+        if self.offensive:  # the counter-offensive attacks whenever the odds favour it
+            w = kw["weights"] = dataclasses.replace(w, attack_min_ev=0.0)
+        self._w_exploit = dataclasses.replace(w, risk=w.risk * EXPLOIT_RISK, line=w.line * EXPLOIT_LINE)
+        super().__init__(s, **kw)
+
+    # -- the plan --------------------------------------------------------------------------------
+
+    def _make(self, s: State) -> None:
+        if self.side == GERMAN and self.mech_phase:
+            self._setup_cut(s)
+        super()._make(s)
+        if self.side == SOVIET:
+            self._pick_reserves(s)
+        self._summarise(s)
+
+    def _attack_positions(self, s: State, movers: list[int], overrun_only: bool) -> None:
+        if self.side == GERMAN and overrun_only:
+            if _MODE == "c":
+                w = self.w
+                self.w = dataclasses.replace(w, attack_min_ev=OVERRUN_FIRST_EV)
+                try:
+                    super()._attack_positions(s, movers, overrun_only)
+                finally:
+                    self.w = w
+                movers = [u for u in movers if u not in self.plan.targets]
+                self._exploit(s, movers)
+                movers = [u for u in movers if u not in self.plan.targets]
+                super()._attack_positions(s, movers, overrun_only)
+            elif EXPLOIT_FIRST:  # the mechanised units take their deep hexes, the rest overrun
+                self._exploit(s, movers)
+                movers = [u for u in movers if u not in self.plan.targets]
+                super()._attack_positions(s, movers, overrun_only)
+            else:  # overruns where 11-1 is reached, every other mechanised unit exploits
+                super()._attack_positions(s, movers, overrun_only)
+                self._exploit(s, [u for u in movers if u not in self.plan.targets])
+            return
+        if self.side == SOVIET:
+            self._tula_garrison(s, movers)
+            movers = [u for u in movers if u not in self.plan.targets]
+        keep = self.unique
+        if self.offensive:  # units holding the line alone may attack too (from where they stand)
+            self.unique = {}
+        try:
+            super()._attack_positions(s, movers, overrun_only)
+        finally:
+            self.unique = keep
+
+    # German exploitation -----------------------------------------------------------------------
+
+    def _setup_cut(self, s: State) -> None:
+        self._mech_occ = 0  # planned hexes of the exploiting units
+        self._soviet_units = [u for u in s.rules.side_units[SOVIET] if s.loc[u] >= 0]
+        self._cut_base = soviet_supplied(s)
+
+    def _cut_vp(self, s: State, h: int) -> float:
+        """VP of the Soviet units in supply now that German units on the planned exploitation
+        hexes plus ``h`` would put out of supply."""
+        got = self._cut_cache.get(h)
+        if got is not None:
+            return got
+        base = self._cut_base or 0
+        sup = soviet_supplied(s, self._mech_occ | (1 << h))
+        v = 0.0
+        for u in self._soviet_units:
+            x = s.loc[u]
+            if (base >> x) & 1 and not (sup >> x) & 1:
+                v += elim_vp(s, u)
+        self._cut_cache[h] = v
+        return v
+
+    def _deep(self, s: State, h: int) -> float:
+        """VP of the Soviet stacks within 3 hexes of ``h`` farther from Moscow than ``h``: a
+        unit there stands behind them (the start of a pocket)."""
+        dm = self.board.dist_moscow
+        near = self.grid.within(h, 3) & self.sit.enemy_occ
+        v = 0.0
+        for x in bit_list(near):
+            if dm[x] > dm[h]:
+                v += self.sit.hex_vp(x)
+        return min(DEEP_CAP, v)
+
+    def _exploit(self, s: State, movers: list[int]) -> None:
+        """Mechanised phase: each mechanised unit to the hex that cuts most supply, else the
+        deepest safe hex behind the Soviet units; the best (unit, hex) first."""
+        ids = s.rules.grid.ids
+        mech = [u for u in movers if s.is_mech(u) and not s.rules.units[u].eb and s.cf(u) > 0]
+        ed = self.sit.enemy_dist()
+        proxy: list[tuple[float, int, int]] = []
+        for u in mech:
+            base_v = self.score(s, u, s.loc[u])
+            for d in self.reach[u].dsts:
+                if ed[d] > 3 or not self.sit.in_supply_at(GERMAN, d):
+                    continue
+                pv = DEEP_WEIGHT * self._deep(s, d)
+                if pv > 0:
+                    proxy.append((self.score(s, u, d) - base_v, u, d))
+        proxy.sort(reverse=True)
+        pending = set(mech)
+        while pending and proxy:
+            best: tuple[float, int, int, float] | None = None
+            n = 0
+            for v, u, d in proxy:
+                if u not in pending or not self._room(d):
+                    continue
+                cut = CUT_WEIGHT * self._cut_vp(s, d)
+                if best is None or v + cut > best[0]:
+                    best = (v + cut, u, d, cut)
+                n += 1
+                if n >= CUT_CANDIDATES:
+                    break
+            if best is None or best[0] <= EXPLOIT_MIN:
+                break
+            _, u, d, cut = best
+            pending.discard(u)
+            self.held.add(u)
+            what = (
+                f"cuts supply to {cut:.0f} VP of Soviet units"
+                if cut > 0
+                else f"drives behind the Soviet units near {ids[d]}"
+            )
+            self._claim(s, u, d, f"exploits to {ids[d]}: {what}")
+            self.summary.append(f"{s.rules.units[u].id} exploits to {ids[d]} ({what})")
+            self._mech_occ |= 1 << d
+            # The next unit is credited only with what it cuts beyond the planned position.
+            self._cut_cache.clear()
+            if self._recounts < CUT_RECOUNTS and cut > 0:
+                self._recounts += 1
+                self._cut_base = soviet_supplied(s, self._mech_occ)
+            elif self._recounts >= CUT_RECOUNTS:
+                self._cut_cache = dict.fromkeys((d2 for _, _, d2 in proxy), 0.0)  # recounts spent
+
+    # Soviet specials ---------------------------------------------------------------------------
+
+    def _tula_dists(self) -> list[int]:
+        if self._tula_dist is None:
+            self._tula_dist = (
+                distance_map(self.grid, 1 << self._tula, 12) if self._tula >= 0 else [FAR] * self.grid.size
+            )
+        return self._tula_dist
+
+    def _tula_garrison(self, s: State, movers: list[int]) -> None:
+        t = self._tula
+        if t < 0 or (s.occ[GERMAN] >> t) & 1:
+            return
+        near = self.sit.enemy_dist()[t]
+        if near > 6:
+            return
+        want = 2 if near > 3 else 3
+        have = [u for u in s.stacks.get(t, ()) if u in self.reach]
+        for u in have[:want]:
+            self._claim(s, u, t, "holds Tula")
+            self.held.add(u)
+        n = len(s.stacks.get(t, ()))
+        cands = [
+            u
+            for u in movers
+            if u not in self.plan.targets and not s.rules.units[u].eb and t in self.reach[u].left
+        ]
+        cands.sort(key=lambda u: (-float(self.sit.defence_of(u, t)), u))
+        for u in cands[: max(0, want - n)]:
+            if self._room(t):
+                self._claim(s, u, t, "garrisons Tula")
+                self.held.add(u)
+        self.summary.append(f"Tula held by {min(want, len(s.stacks.get(t, ())) + len(cands))} unit(s)")
+
+    def _pick_reserves(self, s: State) -> None:
+        """Units far from the Germans (marching on Moscow included), on normal rail, not
+        holding Moscow or Tula: rail reserves for the threatened sector (the rail goal)."""
+        if self.plan.goal < 0:
+            return
+        ed = self.sit.enemy_dist()
+        dist = self.grid.distance
+        goal = self.plan.goal
+        garrison = s.rules.map.moscow_mask | ((1 << self._tula) if self._tula >= 0 else 0)
+        cands = [
+            u
+            for u in self.reach
+            if not s.rules.units[u].eb
+            and not (garrison >> self.plan.targets.get(u, s.loc[u])) & 1
+            and ed[s.loc[u]] >= RESERVE_DIST
+            and (s.rail_normal >> s.loc[u]) & 1
+            and not (s.rail_cut >> s.loc[u]) & 1
+            and dist(s.loc[u], goal) > 6
+        ]
+        cands.sort(key=lambda u: (-s.cf(u), u))
+        ids = s.rules.grid.ids
+        for u in cands[:6]:
+            self.reserves.append(u)
+            self.plan.targets.pop(u, None)
+            self.plan.notes.pop(u, None)
+        gone = set(self.reserves)
+        self.plan.order = [u for u in self.plan.order if u not in gone]
+        if self.reserves:
+            self.summary.append(f"{len(self.reserves)} reserve(s) by rail toward {ids[goal]}")
+
+    def _summarise(self, s: State) -> None:
+        n = sum(1 for u, h in self.plan.targets.items() if h != s.loc[u])
+        if self.side == GERMAN and not self.mech_phase:
+            att = {h for h in self.plan.targets.values() if h in self.objectives}
+            self.summary.insert(0, f"{n} unit(s) to attack positions and the front")
+            if att:
+                self.summary.append("objectives: " + ", ".join(self.objectives[h] for h in att))
+
+    # -- scoring -----------------------------------------------------------------------------------
+
+    def score(self, s: State, u: int, h: int) -> float:
+        if self.side == GERMAN and self.mech_phase and s.is_mech(u):
+            w = self.w  # a spearhead accepts more risk, and leaves the line to the infantry
+            self.w = self._w_exploit
+            try:
+                v = super().score(s, u, h)
+            finally:
+                self.w = w
+        else:
+            v = super().score(s, u, h)
+        if s.rules.units[u].eb:
+            return v
+        name = self.objectives.get(h)
+        if self.side == GERMAN:
+            taken = (s.occ[GERMAN] | self.sit.enemy_occ | s.rules.west_mask) >> h & 1
+            if name is not None and not taken:
+                v += TOWN_BONUS
+            if s.is_mech(u) and self.mech_phase:
+                v += DEEP_WEIGHT * self._deep(s, h)
+            return v
+        # Soviet
+        ed = self.sit.enemy_dist()[h]
+        if self.offensive:
+            if name is not None and (s.rules.west_mask >> h) & 1 and not (self.sit.enemy_occ >> h) & 1:
+                v += TOWN_BONUS
+            # Toward the German-held towns: 0.3 a hex nearer the nearest one.
+            v -= 0.3 * min(12, self._german_towns(s)[h])
+        elif 2 <= ed <= 5 and (self.board.dist_moscow[h] <= 12 or self._tula_dists()[h] <= 6):
+            # A second line on the approaches to Moscow and Tula: no penalty for depth.
+            v += self.w.approach * max(0, ed - 3) + 0.5
+        return v
+
+    def _german_towns(self, s: State) -> list[int]:
+        """Per hex: distance to the nearest German-held (west of the start line, no Soviet unit)
+        objective town (capped at 12)."""
+        got: list[int] | None = getattr(self, "_gtowns", None)
+        if got is None:
+            mask = 0
+            for h in self.objectives:
+                if (s.rules.west_mask >> h) & 1 and not (s.occ[SOVIET] >> h) & 1:
+                    mask |= 1 << h
+            got = distance_map(self.grid, mask, 12) if mask else [0] * self.grid.size
+            self._gtowns = got
+        return got
+
+    # -- playing -----------------------------------------------------------------------------------
+
+    def next_action(self, s: State, actions: Sequence[Action]) -> tuple[Action, str]:
+        if self.reserves and any(a.kind == "entrain" for a in actions):
+            for u in self.reserves:
+                if u in self.entrained:
+                    continue
+                a = Entrain(s.rules.units[u].id)
+                if a in actions:
+                    self.entrained.add(u)
+                    return a, f"{a.unit} entrains: a reserve for the threatened sector"
+        a2, why = super().next_action(s, actions)
+        return a2, why
+
+    def fork(self) -> Planner:
+        p = super().fork()
+        assert isinstance(p, OperationalPlanner)
+        p.entrained = set(self.entrained)
+        p.summary = list(self.summary)
+        return p
+
+
+# -- the player ------------------------------------------------------------------------------------
+
+
+def _salient(s: State, t: int) -> bool:
+    """A German hex with 3+ neighbours held by Soviet units or in their ZOC."""
+    nm = s.rules.grid.neighbour_mask[t]
+    return (nm & (s.occ[SOVIET] | s.zoc(SOVIET))).bit_count() >= 3
+
+
+class TmcOperational(TmcHeuristic):
+    """The operational player (module docstring): the heuristic's tactics, operational plans."""
+
+    def __init__(self, seed: int | None = None, *, name: str = "operational", **kw: Any) -> None:
+        kw.setdefault("weights", OPERATIONAL_WEIGHTS)
+        super().__init__(seed, name=name, **kw)
+        self._summary = ""
+
+    def choose(self, state: Any, actions: Sequence[Any]) -> Any:
+        a, why = self.decide(state, actions)
+        self._why = f"{why} (plan: {self._summary})" if self._summary else why
+        return a
+
+    def decide(self, s: State, actions: Sequence[Action]) -> tuple[Action, str]:
+        if len(actions) > 1 and any(isinstance(a, Advance) for a in actions):
+            a = self._advance(s, actions)
+            if a is not None:
+                return a
+        return super().decide(s, actions)
+
+    def make_planner(self, s: State) -> Planner:
+        p = OperationalPlanner(
+            s, weights=self.weights[s.side], noise=self.noise, rng=self.rng, notes=self.explaining
+        )
+        self._summary = "; ".join(p.summary)
+        return p
+
+    def make_attack_plan(self, s: State) -> AttackPlan:
+        if s.side == GERMAN:
+            return super().make_attack_plan(s)
+        offensive = s.turn >= COUNTER_OFFENSIVE
+        sup = supply.supply_now(s, GERMAN).in_supply
+
+        def bonus(t: int) -> float:
+            us = s.stacks.get(t, ())
+            b = 0.0
+            if any(not (sup >> t) & 1 for _ in us[:1]):
+                b += 1.0
+            if any(u in s.disrupted for u in us):
+                b += 0.5
+            if _salient(s, t):
+                b += 0.5 if not offensive else 1.0
+            return b
+
+        min_ev = 0.0 if offensive else self.weights[SOVIET].attack_min_ev
+        plan = plan_attacks(s, noise=self.noise, rng=self.rng, min_ev=min_ev, bonus=bonus)
+        if plan.battles:
+            self._summary = f"{len(plan.battles)} counter-attack(s)" + (
+                " of the counter-offensive" if offensive else ""
+            )
+        return plan
+
+    def _advance(self, s: State, actions: Sequence[Action]) -> tuple[Action, str] | None:
+        """After combat: into an objective town when the side gains it (German: a Soviet-held
+        town; Soviet, in the counter-offensive: a German-held one)."""
+        objectives = objective_hexes(s)
+        index = s.rules.grid.index
+        side = s.current_player()
+        for a in actions:
+            if not isinstance(a, Advance) or a.unit is None:
+                continue
+            h = index[a.hex]
+            name = objectives.get(h)
+            if name is None:
+                continue
+            west = bool((s.rules.west_mask >> h) & 1)
+            if (side == GERMAN and not west) or (side == SOVIET and west and s.turn >= COUNTER_OFFENSIVE):
+                return a, f"advance {a.unit} into {name}: an objective"
+        return None
+
+
+__all__ = ["OBJECTIVES", "OperationalPlanner", "TmcOperational", "objective_hexes", "soviet_supplied"]
