@@ -5,7 +5,7 @@
     python examples/train_masked_agent.py --minutes 10 --side german --eval-games 200
 
 The agent plays one side (German by default) in the Gymnasium environment
-(:class:`typhoon.env.gym_env.BfmGymEnv`) against the bundled ``random`` player, and prints its
+(:class:`typhoon.env.gym_env.BfmGymEnv`, the game-blind GameGymEnv bound to Battle for Moscow) against the bundled ``random`` player, and prints its
 win rate against ``random`` before and after training.
 
 Policy: a linear softmax over the *legal* action codes only (the mask), each code scored by
@@ -24,9 +24,9 @@ import time
 
 import numpy as np
 
-from typhoon.env.actions import LAYOUT, NUM_ACTIONS, NUM_DIRECTIONS, NUM_HEXES, NUM_UNITS
 from typhoon.env.gym_env import BfmGymEnv
-from typhoon.env.observation import CH, NUM_CHANNELS
+from typhoon.games.bfm.env.actions import LAYOUT, NUM_ACTIONS, NUM_DIRECTIONS, NUM_HEXES, NUM_UNITS
+from typhoon.games.bfm.env.observation import CH, NUM_CHANNELS
 
 BLOCKS = list(LAYOUT.blocks)
 NO_HEX = NUM_HEXES  # a column of zeros for codes without a hex

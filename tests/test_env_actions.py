@@ -12,7 +12,9 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from typhoon.env.actions import (  # noqa: E402
+from typhoon.games.bfm.actions import Move, Retreat  # noqa: E402
+from typhoon.games.bfm.engine import apply_unchecked, legal_actions, new_game  # noqa: E402
+from typhoon.games.bfm.env.actions import (  # noqa: E402
     EDITIONS,
     LAYOUT,
     NUM_ACTIONS,
@@ -25,8 +27,6 @@ from typhoon.env.actions import (  # noqa: E402
     codec_for,
     describe_layout,
 )
-from typhoon.games.bfm.actions import Move, Retreat  # noqa: E402
-from typhoon.games.bfm.engine import apply_unchecked, legal_actions, new_game  # noqa: E402
 from typhoon.games.bfm.rules import load_rules  # noqa: E402
 from typhoon.games.bfm.state import RETREAT, State  # noqa: E402
 
@@ -192,11 +192,11 @@ def test_core_imports_without_the_rl_extra() -> None:
         import typhoon, typhoon.cli, typhoon.game, typhoon.env
         from typhoon.bench import all_figures
         try:
-            import typhoon.env.actions
+            import typhoon.games.bfm.env.actions
         except ImportError:
             pass
         else:
-            raise SystemExit("typhoon.env.actions imported without numpy")
+            raise SystemExit("typhoon.games.bfm.env.actions imported without numpy")
         assert "numpy" not in sys.modules
         print("ok")
         """

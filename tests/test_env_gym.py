@@ -11,9 +11,9 @@ gym = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from typhoon.env.actions import EDITIONS, NUM_ACTIONS, EncodingError  # noqa: E402
 from typhoon.env.gym_env import ENV_ID, BfmGymEnv  # noqa: E402
 from typhoon.errors import OptionError  # noqa: E402
+from typhoon.games.bfm.env.actions import EDITIONS, NUM_ACTIONS, EncodingError  # noqa: E402
 from typhoon.players import LEVELS, player_names  # noqa: E402
 
 pytestmark = pytest.mark.rl

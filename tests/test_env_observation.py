@@ -8,9 +8,16 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from typhoon.env.actions import EDITIONS, codec_for  # noqa: E402
-from typhoon.env.observation import CH, CHANNELS, FIRST_GLOBAL, NUM_CHANNELS, OBS_SHAPE, obs_codec_for  # noqa: E402
 from typhoon.games.bfm.engine import apply_unchecked, legal_actions, new_game  # noqa: E402
+from typhoon.games.bfm.env.actions import EDITIONS, codec_for  # noqa: E402
+from typhoon.games.bfm.env.observation import (  # noqa: E402
+    CH,
+    CHANNELS,
+    FIRST_GLOBAL,
+    NUM_CHANNELS,
+    OBS_SHAPE,
+    obs_codec_for,
+)
 from typhoon.games.bfm.rules import GERMAN, SOVIET  # noqa: E402
 
 pytestmark = pytest.mark.rl

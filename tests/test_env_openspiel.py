@@ -9,10 +9,11 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
-from typhoon.env.actions import EDITIONS, NUM_ACTIONS  # noqa: E402
-from typhoon.env.observation import OBS_SHAPE  # noqa: E402
-from typhoon.env.openspiel_game import GAME_NAME, MAX_GAME_LENGTH  # noqa: E402
+from typhoon.env.openspiel_game import GAME_NAME  # noqa: E402
 from typhoon.games.bfm.engine import legal_actions  # noqa: E402
+from typhoon.games.bfm.env.actions import EDITIONS, NUM_ACTIONS  # noqa: E402
+from typhoon.games.bfm.env.codec import MAX_GAME_LENGTH  # noqa: E402
+from typhoon.games.bfm.env.observation import OBS_SHAPE  # noqa: E402
 
 pytestmark = pytest.mark.rl
 

@@ -14,9 +14,9 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from typhoon.env import bfm_v0  # noqa: E402
-from typhoon.env.actions import EDITIONS, NUM_ACTIONS, EncodingError  # noqa: E402
-from typhoon.env.observation import OBS_SHAPE  # noqa: E402
 from typhoon.games.bfm.engine import legal_actions  # noqa: E402
+from typhoon.games.bfm.env.actions import EDITIONS, NUM_ACTIONS, EncodingError  # noqa: E402
+from typhoon.games.bfm.env.observation import OBS_SHAPE  # noqa: E402
 from typhoon.record import Record  # noqa: E402
 
 pytestmark = pytest.mark.rl

@@ -17,11 +17,11 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from typhoon.env import tmc_v0  # noqa: E402
-from typhoon.env.actions import EncodingError  # noqa: E402
-from typhoon.env.tmc_actions import axial, describe_layout, disc, layout, tmc_codec_for  # noqa: E402
-from typhoon.env.tmc_observation import CH, FIRST_GLOBAL, NUM_CHANNELS, OBS_SHAPE, tmc_obs_codec_for  # noqa: E402
+from typhoon.env.codec import EncodingError  # noqa: E402
 from typhoon.games.tmc.actions import END, ROLLS, SETUP_STANDARD, Move, Place  # noqa: E402
 from typhoon.games.tmc.engine import apply_unchecked, legal_actions, load_rules, new_game  # noqa: E402
+from typhoon.games.tmc.env.actions import axial, describe_layout, disc, layout, tmc_codec_for  # noqa: E402
+from typhoon.games.tmc.env.observation import CH, FIRST_GLOBAL, NUM_CHANNELS, OBS_SHAPE, tmc_obs_codec_for  # noqa: E402
 from typhoon.games.tmc.rules import GERMAN, SOVIET  # noqa: E402
 from typhoon.games.tmc.state import State  # noqa: E402
 
@@ -406,7 +406,8 @@ def test_openspiel_truncated_random_simulation() -> None:
 
 def test_openspiel_parameters_and_truncation() -> None:
     pyspiel = pytest.importorskip("pyspiel")
-    from typhoon.env.openspiel_game import TMC_GAME_NAME, tmc_max_game_length
+    from typhoon.env.openspiel_game import TMC_GAME_NAME
+    from typhoon.games.tmc.env.codec import tmc_max_game_length
 
     game = pyspiel.load_game(f"{TMC_GAME_NAME}(scenario=11,reward=level,max_moves=5)")
     state = game.new_initial_state()

@@ -1,19 +1,20 @@
-"""Gymnasium single-agent environment: play one side against a bundled player.
+"""Gymnasium single-agent environment: play one side of any game with a research codec
+against a bundled player.
 
     import gymnasium as gym
-    import typhoon.env.gym_env  # registers "typhoon/BattleForMoscow-v0"
-    env = gym.make("typhoon/BattleForMoscow-v0", side="german", opponent="random")
+    import typhoon.env.gym_env  # registers "typhoon/<Title>-v0" for each game
+    env = gym.make(gym_id(key), side="german", opponent="random")
     obs, info = env.reset(seed=1)
     mask = env.unwrapped.action_masks()        # bool, one per action code
 
-or build :class:`BfmGymEnv` directly. The Moscow Campaign: :class:`TmcGymEnv`
-(``gym.make("typhoon/MoscowCampaign-v0", side="soviet", scenario="1")``), with the action space
-and observation of :mod:`typhoon.env.tmc_actions` and :mod:`typhoon.env.tmc_observation`. The opponent is any level that
-:func:`typhoon.players.make_player` knows ("random", "heuristic", ...); it is seeded from the
-``reset`` seed, as are the dice, so an episode is reproducible. Observations are the tensor
-of :mod:`typhoon.env.observation`; actions are codes of :mod:`typhoon.env.actions`;
-``action_masks()`` gives the legal ones (the method masked learners such as sb3-contrib's
-MaskablePPO call). The reward is +1 / -1 / 0 when the game ends, 0 before.
+or build :class:`GameGymEnv` directly (``GameGymEnv(game=key, ...)``; ``<Key>GymEnv`` is the
+class bound to one game). The id is derived from the game's title
+(:func:`gym_id`). The opponent is any level that :func:`typhoon.players.make_player` knows
+("random", "heuristic", ...); it is seeded from the ``reset`` seed, as are the dice, so an
+episode is reproducible. Observations and actions are those of the game's codec
+(:mod:`typhoon.env.codec`); ``action_masks()`` gives the legal ones (the method masked
+learners such as sb3-contrib's MaskablePPO call). The reward is the codec's terminal score
+(+1 / -1 / 0 with the default ``reward``), 0 before the end.
 
 An action that is not legal is handled as ``illegal_action`` says: "random" (default: a
 uniformly random legal action is played instead and ``info["illegal_action"]`` is True),
@@ -22,74 +23,76 @@ uniformly random legal action is played instead and ``info["illegal_action"]`` i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from typing import Any, SupportsFloat
+from typing import Any, ClassVar, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from typhoon.env.actions import NUM_ACTIONS, EncodingError
-from typhoon.env.core import Match
-from typhoon.env.observation import OBS_SHAPE
-from typhoon.games.bfm.engine import legal_actions
-from typhoon.games.bfm.rules import DEFAULT_EDITION, SIDE_INDEX
+from typhoon.env.codec import EncodingError, env_games
+from typhoon.env.match import Match
+from typhoon.games import DEFAULT_GAME, game_module
 from typhoon.players import Player, make_player
 
-ENV_ID = "typhoon/BattleForMoscow-v0"
 ILLEGAL_MODES = ("random", "lose", "raise")
 
 
-class BfmGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
+def gym_id(key: str) -> str:
+    """The game's Gymnasium id: ``typhoon/<title in CamelCase, a leading "The" left out>-v0``."""
+    words = re.findall(r"[A-Za-z0-9]+", game_module(key).title)
+    if len(words) > 1 and words[0].lower() == "the":
+        words = words[1:]
+    return "typhoon/" + "".join(w[:1].upper() + w[1:] for w in words) + "-v0"
+
+
+class GameGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
+    """``GameGymEnv(side, opponent, edition, options, illegal_action, mask_in_info,
+    render_mode, reward, *, game)``; ``edition`` may be given by the game's word for it
+    (``scenario=``). ``side`` defaults to the game's first side."""
+
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    GAME: ClassVar[str] = DEFAULT_GAME
 
     def __init__(
         self,
-        side: str = "german",
+        side: str | None = None,
         opponent: str = "random",
-        edition: str = DEFAULT_EDITION,
+        edition: str | None = None,
         options: Mapping[str, str] | None = None,
         illegal_action: str = "random",
         mask_in_info: bool = False,
         render_mode: str | None = None,
+        reward: str | None = None,
+        *,
+        game: str | None = None,
+        **kwargs: Any,
     ):
-        if side not in SIDE_INDEX:
-            raise ValueError(f"side must be 'german' or 'soviet', not {side!r}")
+        module = game_module(game or self.GAME)
+        sides = list(module.sides)
+        side = side if side is not None else sides[0]
+        if side not in sides:
+            raise ValueError(f"side must be one of {sides}, not {side!r}")
         if illegal_action not in ILLEGAL_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        self.side = SIDE_INDEX[side]
+        self.side = sides.index(side)
         self.opponent_name = opponent
         self.opponent: Player = make_player(opponent, 0)  # fails early on an unknown level
         self.illegal_action = illegal_action
         self.mask_in_info = mask_in_info
         self.render_mode = render_mode
-        self.match: Any = self._make_match(edition, options)
-        self.observation_space = spaces.Box(0.0, 1.0, self._obs_shape(), dtype=np.float32)
-        n = self._num_actions()
+        self.match = Match(edition, options, reward=reward, game=module.key, **kwargs)
+        low, high = self.match.env_codec.obs_bounds
+        self.observation_space = spaces.Box(low, high, self.match.env_codec.obs_shape, dtype=np.float32)
+        n = self.match.num_actions
         self.action_space = spaces.Discrete(n)
         self._over_mask = np.zeros(n, dtype=bool)
-
-    # -- the game (TmcGymEnv overrides these) ----------------------------------------------------
-
-    def _make_match(self, edition: str, options: Mapping[str, str] | None) -> Any:
-        return Match(edition, options)
-
-    def _obs_shape(self) -> tuple[int, ...]:
-        return OBS_SHAPE
-
-    def _num_actions(self) -> int:
-        return NUM_ACTIONS
-
-    def _legal(self, state: Any) -> list[Any]:
-        return list(legal_actions(state))
-
-    def _render_text(self) -> str:
-        from typhoon.games.bfm.notation import position_to_text
-
-        return position_to_text(self.match.state)
+        self._legal = module.legal_actions
+        self._render_text = lambda: module.position_to_text(self.match.state)
 
     # -- gymnasium API ------------------------------------------------------------------------
 
@@ -118,7 +121,7 @@ class BfmGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
                 info = self._info()
                 info["illegal_action"] = True
                 return m.observe(self.side), -1.0, True, False, info
-            legal = self._legal(m.state)
+            legal = list(self._legal(m.state))
             played = legal[int(self.np_random.integers(len(legal)))]
         m.play_action(played)
         self._opponent_turns()
@@ -149,11 +152,11 @@ class BfmGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         m = self.match
         while not m.over and m.to_act != self.side:
             s = m.state
-            m.play_action(self.opponent.choose(s, self._legal(s)))
+            m.play_action(self.opponent.choose(s, list(self._legal(s))))
 
     def _info(self) -> dict[str, Any]:
         m = self.match
-        info: dict[str, Any] = {"turn": m.state.turn, "phase": m.state.phase_spec.key}
+        info = m.env_codec.info(m.state)
         if m.over:
             info["result"] = m.state.result
         if self.mask_in_info:
@@ -161,63 +164,47 @@ class BfmGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         return info
 
 
-class TmcGymEnv(BfmGymEnv):
-    """The Moscow Campaign against a bundled player: ``scenario`` "1".."24" (default "1");
-    observations and actions of :mod:`typhoon.env.tmc_observation` and
-    :mod:`typhoon.env.tmc_actions`; ``reward`` "win" or "level" (see :mod:`typhoon.env.tmc_v0`).
-    Registered as ``typhoon/MoscowCampaign-v0``. The opponent is any player level that accepts
-    TMC states ("random" always does)."""
-
-    def __init__(
-        self,
-        side: str = "german",
-        opponent: str = "random",
-        scenario: str = "1",
-        options: Mapping[str, str] | None = None,
-        illegal_action: str = "random",
-        mask_in_info: bool = False,
-        render_mode: str | None = None,
-        reward: str = "win",
-    ):
-        self._reward_scheme = reward
-        super().__init__(side, opponent, str(scenario), options, illegal_action, mask_in_info, render_mode)
-
-    def _make_match(self, edition: str, options: Mapping[str, str] | None) -> Any:
-        from typhoon.env.tmc_v0 import TmcMatch
-
-        return TmcMatch(edition, options, reward=self._reward_scheme)
-
-    def _obs_shape(self) -> tuple[int, ...]:
-        from typhoon.env.tmc_observation import OBS_SHAPE as TMC_OBS_SHAPE
-
-        return TMC_OBS_SHAPE
-
-    def _num_actions(self) -> int:
-        return int(self.match.num_actions)
-
-    def _legal(self, state: Any) -> list[Any]:
-        from typhoon.games.tmc.engine import legal_actions as tmc_legal_actions
-
-        return list(tmc_legal_actions(state))
-
-    def _render_text(self) -> str:
-        from typhoon.games.tmc.notation import position_to_text
-
-        return position_to_text(self.match.state)
+_BOUND: dict[str, type[GameGymEnv]] = {}
 
 
-TMC_ENV_ID = "typhoon/MoscowCampaign-v0"
+def bound_env(key: str) -> type[GameGymEnv]:
+    """The :class:`GameGymEnv` of the game ``key`` (``<Key>GymEnv``)."""
+    cls = _BOUND.get(key)
+    if cls is None:
+        game_module(key)  # OptionError for an unknown game
+        name = f"{key.capitalize()}GymEnv"
+        cls = _BOUND[key] = type(
+            name, (GameGymEnv,), {"GAME": key, "__module__": __name__, "__qualname__": name}
+        )
+    return cls
 
 
 def register() -> None:
-    """Register :data:`ENV_ID` and :data:`TMC_ENV_ID` with gymnasium (done on import; safe to
-    call again)."""
-    if ENV_ID not in gym.registry:
-        gym.register(id=ENV_ID, entry_point="typhoon.env.gym_env:BfmGymEnv")
-    if TMC_ENV_ID not in gym.registry:
-        gym.register(id=TMC_ENV_ID, entry_point="typhoon.env.gym_env:TmcGymEnv")
+    """Register :func:`gym_id` of every registered game with a research codec with gymnasium
+    (done on import; call again after registering a game; safe to call again)."""
+    for key in env_games():
+        if gym_id(key) not in gym.registry:
+            gym.register(id=gym_id(key), entry_point=f"{__name__}:GameGymEnv", kwargs={"game": key})
+
+
+_NAMED = re.compile(r"^(?:(\w+)_)?ENV_ID$|^([A-Z][a-z0-9]*)GymEnv$")
+
+
+def __getattr__(name: str) -> Any:
+    """Old names derived from the registry: ``ENV_ID`` (the default game's id), ``<KEY>_ENV_ID``
+    and ``<Key>GymEnv``."""
+    m = _NAMED.match(name)
+    if m and m.group(2):
+        key = m.group(2).lower()
+        if key in env_games():
+            return bound_env(key)
+    elif m:
+        key = (m.group(1) or DEFAULT_GAME).lower()
+        if key in env_games():
+            return gym_id(key)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 register()
 
-__all__ = ["ENV_ID", "TMC_ENV_ID", "BfmGymEnv", "TmcGymEnv", "register"]
+__all__ = ["GameGymEnv", "bound_env", "gym_id", "register"]

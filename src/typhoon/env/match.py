@@ -1,58 +1,87 @@
-"""What both games' environment matches share: the engine state, the seeded dice, the action
-history and the legal codes of the current state (computed at most once per state).
+"""One game in progress for the environments: the engine state, the seeded dice, the action
+history, and the legal codes, mask and observations of the current state, each computed at
+most once per state. Any registered game with a research codec (:mod:`typhoon.env.codec`).
 
 Dice are drawn exactly as :meth:`typhoon.game.Game.roll` draws them (``random.Random(seed)``,
-one ``randint(1, 6)`` per roll), so an episode can be turned back into a :class:`Game` (and a
-record) with :meth:`MatchBase.to_game`. A game's match names its engine in class attributes
-(``GAME``, ``ROLLS``, ``_new_game``, ``_apply``) and builds its codecs.
+one ``randint(1, n)`` per roll over the ``n`` outcomes of ``chance_outcomes``), so an episode
+can be turned back into a :class:`Game` (and a record) with :meth:`Match.to_game`.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
-RESULT_SCORE = {"german": (1.0, -1.0), "soviet": (-1.0, 1.0), "draw": (0.0, 0.0)}
+from typhoon.env.codec import ActionCodec, EnvCodec, ObservationCodec, edition_arg, env_codec
+from typhoon.games import DEFAULT_GAME, GameModule, game_module
+
+CHANCE = -1  # current_player() of a state where a die is due (typhoon.game.CHANCE)
 
 
-class MatchBase:
+class Match:
     """A game for an environment. ``play(code)`` applies a legal action code and then rolls
-    every die that is due; the state is never left at a chance node."""
+    every die that is due; the state is never left at a chance node.
 
-    GAME: ClassVar[str]
-    ROLLS: ClassVar[Sequence[Any]]
+    ``Match(edition, options, *, rules=None, reward=None, game=...)``: ``edition`` (or the
+    game's word for it, e.g. ``scenario=``) and engine ``options``, or ready ``rules``;
+    ``reward`` one of the codec's ``reward_schemes`` (default the first)."""
 
-    @staticmethod
-    def _new_game(*, rules: Any) -> Any:
-        raise NotImplementedError
+    GAME: ClassVar[str] = DEFAULT_GAME  # a game's bound subclass sets its key
 
-    @staticmethod
-    def _apply(state: Any, action: Any, /) -> Any:
-        raise NotImplementedError
-
-    rules: Any
-    codec: Any
-    state: Any
-    num_actions: int
-
-    def _start(self) -> None:
-        """Fields of a fresh match (call after ``rules`` and the codecs are set)."""
+    def __init__(
+        self,
+        edition: str | None = None,
+        options: Mapping[str, str] | None = None,
+        *,
+        rules: Any = None,
+        reward: str | None = None,
+        game: str | None = None,
+        **kwargs: Any,
+    ):
+        self.game = game if game is not None else self.GAME
+        self.module: GameModule = game_module(self.game)
+        self.env_codec: EnvCodec = env_codec(self.game)
+        schemes = self.env_codec.reward_schemes
+        reward = reward if reward is not None else schemes[0]
+        if reward not in schemes:
+            raise ValueError(f"reward must be one of {schemes}, not {reward!r}")
+        self.reward = reward
+        ed = edition_arg(self.module, edition, kwargs)
+        new_game = self.module.new_game
+        if "rules" in inspect.signature(new_game).parameters:  # build the rules once
+            if rules is None:
+                rules = new_game(ed, options).rules
+            self._fresh: Callable[[], Any] = functools.partial(new_game, rules.edition, rules=rules)
+        else:
+            self._fresh = functools.partial(new_game, ed, dict(options or {}))
+            rules = rules if rules is not None else self._fresh().rules
+        self.rules = rules
+        self._options = dict(options or {})
+        self.codec: ActionCodec = self.env_codec.actions(self.rules)
+        self.obs: ObservationCodec = self.env_codec.observation(self.rules)
+        self.num_actions = self.codec.size
+        self._cache_obs = self.env_codec.cache_observations
+        self._apply = self.module.apply_unchecked
+        self._chance = self.module.chance_outcomes
         self.seed = 0
         self.rng = random.Random(0)
         self.rolls_drawn = 0
-        self.state = self._new_game(rules=self.rules)
+        self.state: Any = self._fresh()
         self.history: list[Any] = []
         self._codes: npt.NDArray[np.int64] | None = None
+        self._obs: dict[int, npt.NDArray[np.float32]] = {}
 
     def reset(self, seed: int | None = None) -> None:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         self.rng = random.Random(self.seed)
         self.rolls_drawn = 0
-        self.state = self._new_game(rules=self.rules)
+        self.state = self._fresh()
         self.history = []
         self._changed()
         self._roll()
@@ -61,19 +90,28 @@ class MatchBase:
 
     @property
     def to_act(self) -> int:
-        """0 German, 1 Soviet, or -2 when the game is over (never -1: dice are rolled)."""
+        """The side to decide (0, 1, ...), or -2 when the game is over (never -1: dice are
+        rolled)."""
         return int(self.state.current_player())
 
     @property
     def over(self) -> bool:
         return self.state.result is not None
 
-    def scores(self) -> tuple[float, float]:
-        """(German, Soviet) terminal rewards; (0, 0) before the end."""
-        raise NotImplementedError
+    def scores(self) -> tuple[float, ...]:
+        """Each side's terminal reward under the reward scheme; zeros before the end."""
+        return tuple(self.env_codec.scores(self.state, self.reward))
 
     def observe(self, observer: int) -> npt.NDArray[np.float32]:
-        raise NotImplementedError
+        """The observation for ``observer``. A codec with ``cache_observations`` builds it
+        once per state and observer and returns it read-only (copy it to change it)."""
+        if not self._cache_obs:
+            return self.obs.observe(self.state, observer)
+        got = self._obs.get(observer)
+        if got is None:
+            got = self._obs[observer] = self.obs.observe(self.state, observer)
+            got.flags.writeable = False
+        return got
 
     def legal_codes(self) -> npt.NDArray[np.int64]:
         if self._codes is None:
@@ -93,6 +131,12 @@ class MatchBase:
     def code_of(self, action: Any) -> int:
         return int(self.codec.encode(self.state, action))
 
+    def text(self, code: int) -> str:
+        return str(self.codec.text(self.state, int(code)))
+
+    def legal_actions(self) -> list[Any]:
+        return list(self.module.legal_actions(self.state))
+
     # -- playing ------------------------------------------------------------------------------
 
     def play(self, code: int) -> None:
@@ -106,16 +150,25 @@ class MatchBase:
         self._roll()
 
     def _roll(self) -> None:
-        while self.state.is_chance:
-            die = self.rng.randint(1, 6)
+        while self.state.current_player() == CHANCE:
+            outcomes = self._chance(self.state)
+            die = self.rng.randint(1, len(outcomes))
             self.rolls_drawn += 1
-            roll = self.ROLLS[die - 1]
+            roll = outcomes[die - 1][0]
             self.state = self._apply(self.state, roll)
             self.history.append(roll)
             self._changed()
 
     def _changed(self) -> None:
         self._codes = None
+        if self._obs:
+            self._obs = {}
+
+    def _record_options(self) -> dict[str, str]:
+        """The options as a record writes them: the rules' own account of those that differ
+        from the defaults where they give one, else the options asked for."""
+        own = getattr(self.rules, "non_default_options", None)
+        return dict(own()) if callable(own) else dict(self._options)
 
     def to_game(self):  # type: ignore[no-untyped-def]
         """This episode as a :class:`typhoon.game.Game` (same seed, same actions), for
@@ -123,11 +176,11 @@ class MatchBase:
         from typhoon.game import Game
 
         g = Game(
-            self.GAME,
+            self.game,
             edition=self.rules.edition,
-            options=self.rules.non_default_options(),
+            options=self._record_options(),
             seed=self.seed,
-            players={name: "env" for name in ("german", "soviet")},
+            players={name: "env" for name in self.module.sides},
         )
         for a in self.history:
             g.play(a)
@@ -136,4 +189,15 @@ class MatchBase:
         return g
 
 
-__all__ = ["RESULT_SCORE", "MatchBase"]
+def bound_match(key: str) -> type[Match]:
+    """The :class:`Match` of the game ``key`` (``<Key>Match`` in ``typhoon.env.<key>_v0``)."""
+    cls = _BOUND.get(key)
+    if cls is None:
+        game_module(key)  # OptionError for an unknown game
+        cls = _BOUND[key] = type(f"{key.capitalize()}Match", (Match,), {"GAME": key, "__module__": __name__})
+    return cls
+
+
+_BOUND: dict[str, type[Match]] = {}
+
+__all__ = ["Match", "bound_match"]

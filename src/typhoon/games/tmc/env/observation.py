@@ -1,7 +1,7 @@
 """The Moscow Campaign observation tensor: float32 planes over the 78 x 63 hex grid.
 
 ``obs[c, x, y]`` is channel ``c`` at column ``x + 1``, row ``y + 1`` (the dense hex index
-``x * 63 + y`` of :mod:`typhoon.env.tmc_actions`). Every value lies in [0, 1]. Global
+``x * 63 + y`` of :mod:`typhoon.games.tmc.env.actions`). Every value lies in [0, 1]. Global
 features (turn, phase, weather, victory points, the battle in progress...) are planes holding
 one value everywhere, so the observation is one tensor a convolutional network takes as it
 is. :data:`CHANNELS` lists the channels; docs/RESEARCH.md describes them.
@@ -10,7 +10,7 @@ Cost: the static planes (terrain, rivers, lakes, rail lines, defence lines, star
 hexes) are built once per scenario; an observation (2.3 MB) copies them and writes every
 other region once, with a few vectorised numpy writes (unit planes by one ``bincount``, hex
 sets by one ``unpackbits``, globals by one broadcast). The environments build it only when
-asked, at most once per state and observer (:class:`typhoon.env.tmc_v0.TmcMatch`).
+asked, at most once per state and observer (the environments' match, :class:`typhoon.env.match.Match`).
 
 Supply planes show movement supply as the engine judged it at the start of the current
 movement phase (``State.supply``; all hexes before any judgement); combat supply is judged

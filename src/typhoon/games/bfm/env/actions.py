@@ -43,12 +43,11 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from typhoon.errors import TyphoonError
+from typhoon.env.codec import BlockLayout, EncodingError, MaskedCodec
 from typhoon.games.bfm.actions import (
     END,
     ROLLS,
@@ -84,11 +83,6 @@ NUM_DIRECTIONS = 6
 RETREAT_SHORT_SHAPES = 18  # 6 first directions x 3 turns (left, straight, right)
 RETREAT_LONG_SLOTS = 4096
 _CACHE_LIMIT = 500_000  # moves through cities whose codes the codec remembers
-
-
-class EncodingError(TyphoonError):
-    """An action or code that the action space cannot express here (never raised for a
-    legal action of a supported edition; see docs/RESEARCH.md)."""
 
 
 # -- the common geometry and the move-via tables ---------------------------------------------
@@ -170,19 +164,6 @@ def via_table(
             for combo in itertools.combinations(members, k):
                 out.add((dst, sum(combo)))
     return tuple(sorted(out))
-
-
-class BlockLayout:
-    """Mixin for both games' action layouts: the integer space is cut into named blocks."""
-
-    blocks: dict[str, tuple[int, int]]  # name -> (first code, number of codes)
-    size: int
-
-    def block_of(self, code: int) -> str:
-        for name, (start, n) in self.blocks.items():
-            if start <= code < start + n:
-                return name
-        raise EncodingError(f"action code {code} is outside 0..{self.size - 1}")
 
 
 @dataclass(frozen=True)
@@ -272,38 +253,6 @@ assert ROLL == 0  # OpenSpiel chance outcome ids are the die codes
 
 
 # -- per-edition codec -----------------------------------------------------------------------
-
-
-class MaskedCodec:
-    """What both games' action codecs share: the mask and the checked lookup of a legal
-    code. A codec sets ``size``, ``legal_codes`` and its engine's ``_legal_actions``."""
-
-    size: int
-
-    @staticmethod
-    def _legal_actions(s: Any, /) -> Sequence[Any]:
-        raise NotImplementedError
-
-    def legal_codes(self, s: Any) -> npt.NDArray[np.int64]:
-        raise NotImplementedError
-
-    def mask(self, s: Any) -> npt.NDArray[np.int8]:
-        """The legal-action mask (int8, 1 = legal) of state ``s``."""
-        m = np.zeros(self.size, dtype=np.int8)
-        m[self.legal_codes(s)] = 1
-        return m
-
-    def legal_action(self, s: Any, code: int, codes: npt.NDArray[np.int64] | None = None) -> Any:
-        """The legal action of ``s`` with this code; EncodingError if none is. ``codes``:
-        ``legal_codes(s)``, if already at hand."""
-        code = int(code)
-        if 0 <= code < self.size:
-            if codes is None:
-                codes = self.legal_codes(s)
-            hit = np.flatnonzero(codes == code)
-            if len(hit):
-                return self._legal_actions(s)[int(hit[0])]
-        raise EncodingError(f"action code {code} is not legal here")
 
 
 class ActionCodec(MaskedCodec):

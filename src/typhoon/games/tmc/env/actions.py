@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from typhoon.env.actions import BlockLayout, EncodingError, MaskedCodec
+from typhoon.env.codec import BlockLayout, EncodingError, MaskedCodec
 from typhoon.games.tmc.actions import (
     END,
     ROLLS,

@@ -1,7 +1,7 @@
 """The observation tensor: float32 planes over the common 14 x 11 hex grid.
 
 ``obs[c, x, y]`` is channel ``c`` at column ``x + 1``, row ``y + 1`` (the padded hex index is
-``x * 11 + y``, as in :mod:`typhoon.env.actions`); slots that are not hexes of the edition's
+``x * 11 + y``, as in :mod:`typhoon.games.bfm.env.actions`); slots that are not hexes of the edition's
 map are 0 in every hex channel (``ON_MAP`` tells which are). Every value lies in [0, 1].
 Global features (turn, phase, ...) are planes holding one value everywhere, so the whole
 observation is one tensor a convolutional network can take as it is. The channels are
@@ -19,8 +19,8 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from typhoon.env.actions import NUM_HEXES, PAD_COLS, PAD_ROWS, ActionCodec, codec_for
 from typhoon.env.bitplanes import BitPlanes
+from typhoon.games.bfm.env.actions import NUM_HEXES, PAD_COLS, PAD_ROWS, ActionCodec, codec_for
 from typhoon.games.bfm.flow import reinforcement_due
 from typhoon.games.bfm.movement_phase import movable
 from typhoon.games.bfm.rules import GERMAN, RESULTS, SOVIET, Rules
