@@ -14,9 +14,10 @@ import pytest
 from typhoon.cli import main
 from typhoon.game import Game
 from typhoon.games.bfm.notation import position_from_text
+from typhoon.games.bfm.terminal import BfmSession
 from typhoon.players import LEVELS, Player, RandomPlayer, make_player
 from typhoon.record import Record
-from typhoon.tui.session import Session
+from typhoon.tui.session import Session, make_session
 
 ESC = "\x1b"
 
@@ -31,13 +32,14 @@ def run_session(
 ) -> tuple[Session, str, int]:
     """Run a whole session on a script; returns the session, everything it wrote, its status."""
     out = io.StringIO()
-    s = Session(
+    s = make_session(
         game or Game(seed=5),
         controllers if controllers is not None else {0: None, 1: None},
         out=out,
         color=color,
         automap=automap,
     )
+    assert isinstance(s, BfmSession)  # the game's kit names its terminal extras
     rc = s.run(io.StringIO("".join(c + "\n" for c in commands)))
     return s, out.getvalue(), rc
 
@@ -264,7 +266,7 @@ def test_ctrl_c_leaves_cleanly() -> None:
             raise KeyboardInterrupt
 
     out = io.StringIO()
-    rc = Session(Game(seed=1), {0: None, 1: None}, out=out).run(Interrupting())
+    rc = make_session(Game(seed=1), {0: None, 1: None}, out=out).run(Interrupting())
     assert rc == 130
     assert "Interrupted" in out.getvalue()
     assert_clean(out.getvalue())
@@ -364,7 +366,7 @@ class _Bot:
 def test_a_whole_game_typed_at_the_prompt(edition: str) -> None:
     bot = _Bot(7)
     out = io.StringIO()
-    session = Session(Game(edition=edition, seed=7), {0: None, 1: make_player("random", 8)}, out=out)
+    session = make_session(Game(edition=edition, seed=7), {0: None, 1: make_player("random", 8)}, out=out)
     bot.session = session
     assert session.run(bot) == 0
     assert session.game.is_over

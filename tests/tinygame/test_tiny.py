@@ -2,14 +2,15 @@
 records and replay, the random player, every command of the command line, the web API (a
 whole game played through it) and the lobby's catalogue; it is registered here only.
 
-Terminal play is not game-blind yet (the terminal session is Battle for Moscow's, with The
-Moscow Campaign's as a subclass): that test is an expected failure until the kit's stage 2.
+Terminal play too: the game-blind terminal session plays it from its kit alone (the kit names
+no terminal class of its own).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from typhoon.games import game_keys, game_module, register_game, unregister_game
 from typhoon.players import make_player
 from typhoon.record import Record
 from typhoon.selfplay import play_game
+from typhoon.tui.session import Session, make_session
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -116,9 +118,74 @@ def test_a_game_in_progress_is_a_game() -> None:
     assert g.text(g.history[0].action) == "move G2 0103"
 
 
-@pytest.mark.xfail(
-    strict=True, reason="stage 2: the terminal session is Battle for Moscow's", raises=AttributeError
-)
-def test_terminal_play(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_terminal_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("end\nquit\n"))
     assert main(["play", "--game", KEY, "--hotseat", "--no-color", "--automap", "off"]) == 0
+    out = capsys.readouterr().out
+    assert "Typhoon: Tiny game" in out and "German> end" in out and "Soviet> quit" in out
+    assert "Traceback" not in out and "internal error" not in out
+
+
+def _reply(out: str, line: str) -> str:
+    """What the session wrote in answer to the (last) input ``line``, up to the next prompt."""
+    rest = out[out.rindex(f"> {line}\n") + len(line) + 3 :]
+    return rest[: re.search(r"^(German|Soviet|game over)> ", rest, re.M).start()]  # type: ignore[union-attr]
+
+
+def test_a_scripted_terminal_game_to_the_end() -> None:
+    """Issue 11 point 4: the game-blind session alone (no terminal module in tests/tinygame)
+    answers every command from the kit and the notation, refuses what is wrong in one line,
+    and plays the game to its end."""
+    assert game_module(KEY).front_ends.terminal is None
+    script = [
+        "units soviet",
+        "hex 0102",
+        "hex 0909",
+        "moves g2",
+        "odds 0104 G2",
+        "mvoe G2 0103",
+        "roll 4",
+        "move G2 0105",
+        "help move",
+        "move g2 0103",  # any case: the typed line matches a legal action's text
+        *["end"] * 5,  # the other five phases of three turns
+        "end",
+        "log 1",
+    ]
+    out = io.StringIO()
+    session = make_session(Game(KEY, seed=3), {0: None, 1: None}, out=out, automap="off")
+    assert type(session) is Session
+    assert session.run(io.StringIO("".join(c + "\n" for c in script))) == 0
+    text = out.getvalue()
+    assert "Traceback" not in text and "internal error" not in text
+    assert _reply(text, "units soviet") == "Soviet units (2):\n  S1 in 0104\n  S2 in 0105\n"
+    hex_reply = _reply(text, "hex 0102")
+    assert hex_reply.startswith("0102: clear, G2 (german)\n") and "1. move G2 0103" in hex_reply
+    one_line = {
+        "hex 0909": "'0909' is not a hex of this map",
+        "odds 0104 G2": "every attack in the tiny game succeeds on 4-6",
+        "mvoe G2 0103": "Did you mean `move`?",
+        "roll 4": "dice are rolled automatically",
+        "move G2 0105": "is not legal here",
+    }
+    for line, words in one_line.items():
+        reply = _reply(text, line)
+        assert words in reply and len(reply.strip().splitlines()) == 1, (line, reply)
+    assert "1. move G2 0103" in _reply(text, "moves g2")
+    assert "possible now: move G2 0103" in _reply(text, "help move")
+    assert "G2 moves to 0103." in _reply(text, "move g2 0103")
+    assert "*** Game over after the last turn: draw. ***" in text
+    assert "The game is over: a draw." in text
+    assert "The game is over (a draw)" in _reply(text, "end")  # the last one: nothing to end
+    assert session.game.is_over and session.game.result == "draw"
+    assert [t for _, t in Record.from_game(session.game).actions] == ["move G2 0103"] + ["end"] * 5
+
+
+def test_computers_play_it_to_the_end_in_the_terminal() -> None:
+    out = io.StringIO()
+    players = {0: make_player("random", 1), 1: make_player("random", 2)}
+    session = make_session(Game(KEY, seed=4), players, out=out)
+    assert session.run(io.StringIO("log 1\n")) == 0
+    text = out.getvalue()
+    assert session.game.is_over and "*** Game over" in text and "game over> log 1" in text
+    assert "German (random): " in text and "Soviet (random): " in text

@@ -9,10 +9,11 @@ import re
 from collections.abc import Sequence
 
 from typhoon.game import Game
+from typhoon.games.bfm.terminal import BfmSession
+from typhoon.games.tmc.terminal import TmcSession
 from typhoon.games.tmc.termmap import render_overview, render_window, window_bounds
 from typhoon.record import Record
 from typhoon.tui.session import Session, make_session
-from typhoon.tui.tmc_session import TmcSession
 
 
 def run_session(commands: Sequence[str], game: Game | None = None) -> tuple[Session, str, int]:
@@ -34,7 +35,7 @@ def test_tmc_games_get_the_tmc_session_and_bfm_keeps_its_own() -> None:
     out = io.StringIO()
     assert isinstance(make_session(Game("tmc", "1", seed=1), {}, out=out), TmcSession)
     bfm = make_session(Game(seed=1), {}, out=out)
-    assert type(bfm) is Session
+    assert type(bfm) is BfmSession
 
 
 def test_scripted_scenario_1_banner_moves_legal_and_illegal_move_end_phase() -> None:
@@ -121,3 +122,11 @@ def test_hex_lists_the_actions_with_it_in_combat() -> None:
     listed = answer_to(out, "hex 1902")
     assert "Soviet" in listed and "1. attack 1902 with G253Inf" in listed
     assert "253rd Infantry Division will attack 1902." in answer_to(out, "1")
+
+
+def test_help_lists_the_tmc_actions_only() -> None:
+    """Issue 11: the session's help is the game's own (it once listed Battle for Moscow's actions)."""
+    _, out, _ = run_session(["help"])
+    text = answer_to(out, "help")
+    assert "\n  moves" in text and "The Moscow Campaign actions" in text
+    assert "standfast" not in text and "rebuild UNIT HEX" not in text

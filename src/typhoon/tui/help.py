@@ -1,7 +1,13 @@
-"""Help texts of terminal play: every command with its usage, and the action notation."""
+"""Help texts of terminal play: every command with its usage, and the words to look them up.
+
+The texts here are the same for every game; a game's terminal module may give its own table
+of commands (the same names, its own words and examples) and the help of its actions
+(:meth:`typhoon.tui.session.Session.help_commands`, ``actions_help``, ``action_usage``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -15,32 +21,19 @@ class Command:
 
 COMMANDS: tuple[Command, ...] = (
     Command("help", "help [COMMAND]", "this list, or more about one command"),
-    Command(
-        "map",
-        "map",
-        "draw the map (units, terrain, cities, rivers)",
-        "Each hex shows its id, f forest / # fortification / = rail, the unit ([XXIV] German, (16A)\n"
-        "Soviet) with its strength (12 full, 6h half, * moved or attacking this phase) and the city\n"
-        "(MOS:S = Moscow, Soviet-controlled). Rivers run along the hex sides drawn with ~.",
-    ),
-    Command("units", "units [german|soviet]", "list the units: where they are, strength, what they did"),
-    Command("hex", "hex HEX", "terrain, river sides, city, unit and zones of control of one hex"),
-    Command(
-        "moves",
-        "moves [UNIT]",
-        "where a unit can move now (numbered, marked ++ on the map); without UNIT: who can move",
-    ),
+    Command("map", "map", "show the board (a game without a text map shows the position in words)"),
+    Command("units", "units [SIDE]", "list the units: where they are and what they are"),
+    Command("hex", "hex HEX", "what is on one hex, and the actions with it or its units"),
+    Command("moves", "moves [UNIT]", "what a unit can do now (numbered); without UNIT: who can move"),
     Command(
         "odds",
         "odds HEX [UNIT ...]",
-        "odds of an attack on HEX, each shift, and the chance of each result",
-        "Without units: the battle already declared against HEX, or else every unit of the attacking\n"
-        "side next to it that has not attacked yet. Example: odds 0303 LVI XXIV",
+        "the odds of an attack on HEX, where the game gives them before the battle",
     ),
     Command(
         "legal",
         "legal [WORD ...]",
-        "every legal action now, numbered (type a number to play one); WORD filters, e.g. legal XXIV",
+        "every legal action now, numbered (type a number to play one); WORD filters by a unit or a hex",
         "Long lists come in pages: `more` shows the next page.",
     ),
     Command("more", "more", "the next page of the last list"),
@@ -49,7 +42,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("load", "load FILE", "load a game record and continue it (who is human stays as it is)"),
     Command("log", "log [N]", "the last N actions (default 15) and what they did"),
     Command("why", "why", "the computer player's explanation of its last decision"),
-    Command("status", "status", "turn, phase, mud, replacements, Moscow, rules in force"),
+    Command("status", "status", "turn, phase, whose decision, rules in force"),
     Command(
         "automap",
         "automap on|phase|off",
@@ -57,75 +50,51 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("quit", "quit", "leave (also: exit, Ctrl-D); save first if you want to resume"),
 )
+NAMES = tuple(c.name for c in COMMANDS)  # a game's own table has the same commands
 
 ALIASES = {"?": "help", "h": "help", "exit": "quit", "q": "quit", "m": "map", "l": "legal", "u": "undo"}
 
 ACTIONS_HELP = """\
-Actions (type them as shown; unit ids as on the counters, hexes as CCRR; case does not matter):
-  setup standard              place the whole side in the quick-start arrangement
-  place UNIT HEX              set-up: put a unit on a set-up hex
-  move UNIT HEX               move (or: move UNIT FROM-TO [via HEX,HEX] as records write it)
-  attack UNIT HEX             declare an attack (also: attack HEX UNIT UNIT ... for several units)
-  end                         end the phase / close the attack declarations
-  resolve HEX                 resolve the declared battle against HEX next
-  lose UNIT                   take a step loss from an attacking unit (AL, EX)
-  retreat HEX-HEX             the defender's retreat path, chosen by the attacker
-  standfast yes|no            VPG: a defender in Moscow or Tula stands fast (loses a step) or retreats
-  advance UNIT | advance none after combat, one attacker may enter the emptied hex
-  rebuild UNIT HEX            replacement: an eliminated unit returns at half strength
-  restore UNIT                replacement: a half-strength unit returns to full strength
-  reinforce UNIT HEX          place a free reinforcement (VPG: 1st Shock Army, turn 4)
-  NUMBER                      the action with that number in the last list shown
-Dice are rolled automatically from the game's seed, and the result is shown."""
-
-ACTION_USAGE = {
-    "setup": "setup standard",
-    "place": "place UNIT HEX",
-    "move": "move UNIT HEX  or  move UNIT FROM-TO [via HEX,HEX]",
-    "attack": "attack UNIT HEX  or  attack HEX UNIT [UNIT ...]",
-    "end": "end",
-    "resolve": "resolve HEX",
-    "lose": "lose UNIT",
-    "retreat": "retreat HEX-HEX",
-    "standfast": "standfast yes|no",
-    "advance": "advance UNIT|none",
-    "rebuild": "rebuild UNIT HEX",
-    "restore": "restore UNIT",
-    "reinforce": "reinforce UNIT HEX",
-    "roll": "(dice are rolled automatically)",
-}
-ACTION_VERBS = tuple(ACTION_USAGE)  # the words that start an action
+Actions: type them as `legal` lists them (the game's notation), or the number of one in the last
+list shown. Dice are rolled automatically from the game's seed, and the result is shown."""
 
 
-def command(name: str) -> Command | None:
+def command(name: str, commands: Sequence[Command] = COMMANDS) -> Command | None:
     name = ALIASES.get(name, name)
-    for c in COMMANDS:
+    for c in commands:
         if c.name == name:
             return c
     return None
 
 
-def all_words() -> list[str]:
+def all_words(verbs: Iterable[str], commands: Sequence[Command] = COMMANDS) -> list[str]:
     """Every word that starts a valid input line (for suggestions)."""
-    return [c.name for c in COMMANDS] + list(ALIASES) + list(ACTION_VERBS)
+    return [c.name for c in commands] + list(ALIASES) + list(verbs)
 
 
-def overview() -> str:
-    width = max(len(c.usage) for c in COMMANDS)
+def overview(commands: Sequence[Command] = COMMANDS, actions_help: str = ACTIONS_HELP) -> str:
+    width = max(len(c.usage) for c in commands)
     lines = ["Commands:"]
-    lines.extend(f"  {c.usage:<{width}}  {c.summary}" for c in COMMANDS)
-    return "\n".join(lines) + "\n" + ACTIONS_HELP
+    lines.extend(f"  {c.usage:<{width}}  {c.summary}" for c in commands)
+    return "\n".join(lines) + "\n" + actions_help
 
 
-def detail(name: str) -> str | None:
-    c = command(name)
+def detail(
+    name: str,
+    commands: Sequence[Command] = COMMANDS,
+    action_usage: Mapping[str, str] | None = None,
+    actions_help: str = ACTIONS_HELP,
+) -> str | None:
+    """More about one command, or about one action verb (its usage and its lines of the
+    actions' help); None for a word that is neither."""
+    c = command(name, commands)
     if c is not None:
         text = f"{c.usage}\n  {c.summary}"
         if c.detail:
             text += "\n  " + c.detail.replace("\n", "\n  ")
         return text
-    if name in ACTION_USAGE:
-        return f"{ACTION_USAGE[name]}\n" + "\n".join(
-            line for line in ACTIONS_HELP.splitlines() if line.strip().startswith(name)
+    if action_usage and name in action_usage:
+        return f"{action_usage[name]}\n" + "\n".join(
+            line for line in actions_help.splitlines() if line.strip().startswith(name)
         )
     return None

@@ -1,8 +1,14 @@
-"""The command loop of terminal play. It reads lines from any text stream and writes to any
-stream, so a whole session can be scripted (tests feed it a StringIO).
+"""The command loop of terminal play, for any registered game. It reads lines from any text
+stream and writes to any stream, so a whole session can be scripted (tests feed it a StringIO).
 
 Dice are rolled and computer players move by themselves; the loop stops to read a line only
 when a human side has to decide. Every failure a line can cause is answered with one line.
+
+The session knows a game only through its :class:`~typhoon.games.GameModule` (legal actions,
+notation, chance, sides, editions) and its :class:`~typhoon.games.frontends.FrontEnds` (the
+position and hexes in words, odds, notice, turn labels). A game with something of its own to
+show (a text map, unit lookups, forgiving input) names a subclass in ``FrontEnds.terminal``,
+living in its package (``games/<key>/terminal.py``), which overrides the hooks below.
 """
 
 from __future__ import annotations
@@ -14,22 +20,15 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from typhoon.errors import TyphoonError
+from typhoon.errors import NotationError, TyphoonError
 from typhoon.events import Event
-from typhoon.game import Game
+from typhoon.game import CHANCE, TERMINAL, Game
 from typhoon.games import GameModule
-from typhoon.games.bfm import words as describe
-from typhoon.games.bfm.actions import Action, Move
-from typhoon.games.bfm.movement_phase import movable, why_not_movable
-from typhoon.games.bfm.preview import preview
-from typhoon.games.bfm.rules import SIDE_NAMES
-from typhoon.games.bfm.state import CHANCE, DECLARE, TERMINAL, State
-from typhoon.games.bfm.termmap import legend, map_size, render_map
 from typhoon.players import Player
 from typhoon.record import Record
 from typhoon.textstyle import Palette
 from typhoon.tui import help
-from typhoon.tui.action_input import HEX_ID, interpret, unit_ids, why_illegal
+from typhoon.tui.help import Command
 
 SHOW_CHOICES = 12  # decisions with at most this many answers list them, numbered, by themselves
 PAGE_ROWS = 20
@@ -45,8 +44,37 @@ class Quit(Exception):
     """The player asked to leave."""
 
 
+def event_lines(events: Sequence[Event], pal: Palette) -> list[str]:
+    """Events as lines: new turns and phases as headings, dice and the end of the game marked."""
+    out = []
+    for e in events:
+        if e.kind == "turn":
+            out.append(pal.paint(f"=== {e.text} ===", "title"))
+        elif e.kind == "phase":
+            out.append(pal.paint(f"--- {e.text}", "title"))
+        elif e.kind == "roll":
+            out.append("  " + pal.paint(e.text, "fort"))
+        elif e.kind == "game_over":
+            out.append(pal.paint(f"*** {e.text} ***", "good"))
+        else:
+            out.append(f"  {e.text}")
+    return out
+
+
 class Session:
-    """One game at the terminal. ``controllers[side]`` is a Player, or None for a human."""
+    """One game at the terminal. ``controllers[side]`` is a Player, or None for a human.
+
+    Hooks a game's subclass may override: :meth:`title_text`, :meth:`intro`,
+    :meth:`edition_line`, :meth:`rules_lines`, :meth:`status_text`, :meth:`result_text`,
+    :meth:`_decision_text`, :meth:`_over_text`, :meth:`draw_map`, :meth:`_decision_marks`,
+    :meth:`_before_auto_map`, :meth:`_after_load`, :meth:`action_verbs`, :meth:`play_text`,
+    :meth:`why_illegal`, :meth:`help_commands`, :meth:`actions_help`, :meth:`action_usage`,
+    :meth:`_no_hex`, :meth:`_why_no_moves`, and any ``cmd_<name>`` of :data:`help.COMMANDS`.
+    """
+
+    # Words for a side besides its name, its initial and its plural ("russian": 1).
+    SIDE_WORDS: Mapping[str, int] = {}
+    HEX_USAGE = "usage: hex HEX"
 
     def __init__(
         self,
@@ -64,17 +92,45 @@ class Session:
         self.pal = Palette(color)
         self.width = max(40, width)
         self.automap = automap
-        self.numbered: list[Action] = []
-        self._label: Callable[[Action], str] = game.text
+        self.numbered: list[Any] = []
+        self._label: Callable[[Any], str] = game.text
         self._page = 0
-        self._map_phase: tuple[int, int] | None = None
-        self._context_state: State | None = None
+        self._map_phase: tuple[Any, Any] | None = None
+        self._context_state: Any = None
         self._other_acted = True
         self._last_ai: int | None = None
         self._why_hinted = False
         self._over_shown = False
-        self._narrow_noted = False
+        self._verbs: set[str] = set()  # first words of the game's actions seen so far
         self._sync_player_names()
+
+    # -- the game ---------------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self.game.state
+
+    @property
+    def module(self) -> GameModule:
+        return self.game.module
+
+    def side_name(self, side: int) -> str:
+        return self.module.sides[side].capitalize()
+
+    def actor_name(self, actor: int) -> str:
+        return "die" if actor == CHANCE else self.side_name(actor)
+
+    def _phase_key(self) -> tuple[Any, Any]:
+        s = self.state
+        return (getattr(s, "turn", None), getattr(s, "phase", None))
+
+    def _phase_spec(self) -> Any:
+        """The phase in progress (``state.phase_spec``: ``name``, ``kind``), or None where the
+        game's state has none (or none any more: a finished game)."""
+        try:
+            return self.state.phase_spec
+        except (AttributeError, IndexError, KeyError):
+            return None
 
     # -- output -----------------------------------------------------------------------------
 
@@ -84,18 +140,14 @@ class Session:
     def error(self, text: str) -> None:
         self.say(self.pal.paint(text, "error"))
 
-    @property
-    def state(self) -> State:
-        return self.game.state  # type: ignore[no-any-return]
-
     def _sync_player_names(self) -> None:
         self.game.players = {
-            SIDE_NAMES[s]: (p.name if p is not None else "human") for s, p in self.controllers.items()
+            self.module.sides[s]: (p.name if p is not None else "human") for s, p in self.controllers.items()
         }
 
     def _who(self, side: int) -> str:
         p = self.controllers.get(side)
-        return describe.side_name(side) + ("" if p is None else f" ({p.name})")
+        return self.side_name(side) + ("" if p is None else f" ({p.name})")
 
     def humans(self) -> set[int]:
         return {s for s, p in self.controllers.items() if p is None}
@@ -108,7 +160,7 @@ class Session:
             self.intro()
             while True:
                 self.advance()
-                self.show_context()
+                self._show_context()
                 line = self._read(instream, self.prompt(), interactive)
                 if line is None:
                     self.say("\nEnd of input: leaving the game.")
@@ -138,13 +190,35 @@ class Session:
         who = self.game.current_player()
         if who == TERMINAL:
             return "game over> "
-        return f"{describe.side_name(who)}> "
+        return f"{self.side_name(who)}> "
+
+    def title_text(self) -> str:
+        return f"Typhoon: {self.module.title}"
 
     def intro(self) -> None:
-        self.say(self.pal.paint("Typhoon: Battle for Moscow, 1941", "title"))
-        self.say(f"German: {self._controller_text(0)}; Soviet: {self._controller_text(1)}.")
-        self.say(describe.rules_line(self.state))
+        self.say(self.pal.paint(self.title_text(), "title"))
+        notice = self.module.front_ends.notice
+        if notice:
+            self.say(self.pal.paint(notice, "fort"))
+        self.say(self.edition_line())
+        self.say(self._controllers_line() + ".")
         self.say("Type `help` for the commands, `legal` for every action possible now.")
+
+    def edition_line(self) -> str:
+        """The rules in force: the game, its edition (or scenario) and the options."""
+        m = self.module
+        ed = self.game.edition
+        title = m.editions().get(ed, ed)
+        opts = ", ".join(f"{k}={v}" for k, v in sorted(self.game.options.items()))
+        return f"Rules: {m.title}, {m.edition_word} {ed} ({title})" + (f"; options: {opts}" if opts else "")
+
+    def rules_lines(self) -> list[str]:
+        """What `status` says of the rules in force (the edition line and the game's notice)."""
+        notice = self.module.front_ends.notice
+        return [self.edition_line(), *([notice] if notice else [])]
+
+    def _controllers_line(self) -> str:
+        return "; ".join(f"{self.side_name(s)}: {self._controller_text(s)}" for s in (0, 1))
 
     def _controller_text(self, side: int) -> str:
         p = self.controllers[side]
@@ -176,7 +250,7 @@ class Session:
         except Exception as exc:  # a broken player must not end the game
             problem = f"failed ({type(exc).__name__}: {exc})"
         if problem is not None:
-            self.error(f"{self._who(side)} {problem}; you take over the {SIDE_NAMES[side]} side.")
+            self.error(f"{self._who(side)} {problem}; you take over the {self.module.sides[side]} side.")
             self.controllers[side] = None
             self._sync_player_names()
             return
@@ -190,8 +264,14 @@ class Session:
             self._why_hinted = True
 
     def print_events(self, events: Sequence[Event]) -> None:
-        for line in describe.event_lines(events, self.pal):
+        for line in event_lines(events, self.pal):
             self.say(line)
+
+    def _show_context(self) -> None:
+        try:
+            self.show_context()
+        except Exception as exc:  # a game's words failing: one line, and the game goes on
+            self.error(f"internal error (please report): {type(exc).__name__}: {exc}")
 
     def show_context(self) -> None:
         """Before reading a line: the map when due, the status and what to decide, once per
@@ -207,7 +287,7 @@ class Session:
                 self.say(self.status_text())
                 self.say(self._over_text())
             return
-        phase = (s.turn, s.phase)
+        phase = self._phase_key()
         if self.automap == "on" or (
             self.automap == "phase" and (self._other_acted or phase != self._map_phase)
         ):
@@ -216,40 +296,76 @@ class Session:
         self._other_acted = False
         self.say(self.status_text())
         legal = self.game.legal_actions()
+        self._learn_verbs(legal)
         self.say(self._decision_text(legal))
-        if len(legal) <= SHOW_CHOICES and s.phase_spec.kind != "setup":
+        if self._lists_choices(legal):
             self.show_list(legal, "Choices:")
 
-    # Hooks of show_context (the TMC session words them its own way).
+    # Hooks of show_context.
+
+    def _lists_choices(self, legal: Sequence[Any]) -> bool:
+        """Whether the decision's answers are listed by themselves (few, and not a set-up)."""
+        kind = getattr(self._phase_spec(), "kind", None)
+        return len(legal) <= SHOW_CHOICES and kind != "setup"
 
     def status_text(self) -> str:
-        return describe.status_line(self.state, self.pal)
+        """One line: the turn, the phase and who is to decide."""
+        s = self.state
+        parts = []
+        turn = getattr(s, "turn", None)
+        if isinstance(turn, int):
+            label = self.module.front_ends.turn_label(s.rules, turn)
+            parts.append(f"Turn {turn}" + ("" if label.lower() == f"turn {turn}" else f" ({label})"))
+        name = getattr(self._phase_spec(), "name", None)
+        if name:
+            parts.append(str(name))
+        who = self.game.current_player()
+        if who == TERMINAL:
+            parts.append(f"game over: {self.result_text()}")
+        elif who == CHANCE:
+            parts.append("a die roll is due")
+        else:
+            parts.append(f"{self.side_name(who)} to decide")
+        return self.pal.paint(parts[0], "title") + "".join(" | " + p for p in parts[1:])
+
+    def result_text(self) -> str:
+        result = self.state.result
+        if result is None:
+            return "not finished"
+        if result == "draw":
+            return "a draw"
+        if result in self.module.sides:
+            return f"the {result.capitalize()} player wins"
+        return str(result)
 
     def _over_text(self) -> str:
-        return (
-            f"The game is over: {describe.result_text(self.state)}. `save FILE` keeps the record; `log`, "
-            "`map`, `quit`."
-        )
+        return f"The game is over: {self.result_text()}. `save FILE` keeps the record; `log`, `map`, `quit`."
 
     def _decision_text(self, legal: Sequence[Any]) -> str:
-        return describe.decision_text(self.state, legal)
+        who = self.game.current_player()
+        if who < 0:
+            return ""
+        pick = "a number picks one of the choices" if len(legal) <= SHOW_CHOICES else "`legal` lists them"
+        return f"{self.side_name(who)} to decide: {len(legal)} legal action(s); {pick}."
 
-    def _before_auto_map(self, phase: tuple[int, int]) -> None:
-        """Called before the map is shown by itself at ``phase`` (turn, phase index)."""
+    def _before_auto_map(self, phase: tuple[Any, Any]) -> None:
+        """Called before the map is shown by itself at ``phase`` (turn, phase)."""
 
     def _parse_sides(
         self, args: Sequence[str], usage: str, flags: Sequence[str] = ()
     ) -> tuple[list[int], set[str]] | None:
-        """The sides named in ``args`` (german/soviet words) and the ``flags`` given; None (after
-        an error line with ``usage``) for any other word."""
+        """The sides named in ``args`` (a side's name, initial or plural) and the ``flags``
+        given; None (after an error line with ``usage``) for any other word."""
+        words = dict(self.SIDE_WORDS)
+        for side, name in enumerate(self.module.sides):
+            for w in (name, name[:1], name + "s"):
+                words.setdefault(w.lower(), side)
         sides: list[int] = []
         given: set[str] = set()
         for a in args:
             low = a.lower()
-            if low in ("german", "g", "germans"):
-                sides.append(0)
-            elif low in ("soviet", "s", "soviets", "russian"):
-                sides.append(1)
+            if low in words:
+                sides.append(words[low])
             elif low in flags:
                 given.add(low)
             else:
@@ -277,26 +393,36 @@ class Session:
         return f"Units that can move (destinations): {shown}{more}. `moves UNIT` for one unit."
 
     def _decision_marks(self) -> list[int]:
-        if self.game.current_player() not in self.humans():
-            return []
-        return describe.decision_hexes(self.state, self.game.legal_actions())
+        """The hexes to mark on the map for the decision now (a game with a text map)."""
+        return []
 
     def show_map(self, highlight: Sequence[int] = ()) -> None:
-        s = self.state
-        self.say(render_map(s, self.pal, highlight))
-        self.say(legend(s, self.pal))
-        need = map_size(s.rules.map.grid)[0]
-        if self.width < need and not self._narrow_noted:
-            self._narrow_noted = True
-            self.say(
-                f"(The map needs {need} columns and the terminal has {self.width}: widen it, or use `units` and `hex HEX`.)"
-            )
-        self._map_phase = (s.turn, s.phase)
+        self.draw_map(highlight)
+        self._map_phase = self._phase_key()
+
+    def draw_map(self, highlight: Sequence[int] = ()) -> None:
+        """The board. With no text map of its own a game shows the position in words (the
+        plain words its kit gives every reader)."""
+        fe = self.module.front_ends
+        if fe.position_words is None:
+            self.say(self.pal.paint("(This game has no text map: `units`, `hex HEX` and `legal`.)", "dim"))
+            return
+        who = self.game.current_player()
+        whose = {TERMINAL: "The game is over.", CHANCE: "A die roll is due."}.get(who)
+        whose = whose or f"{self.side_name(who)} to decide."
+        legal = self.game.legal_actions()
+        try:
+            lines = fe.position_words(self.state, legal, whose, max(who, 0))
+        except Exception as exc:  # the game's words failing: one line, the rest of the context follows
+            self.error(f"internal error (please report): the position in words: {type(exc).__name__}: {exc}")
+            return
+        for line in lines:
+            self.say(line)
 
     # -- numbered lists ---------------------------------------------------------------------
 
     def show_list(
-        self, actions: Sequence[Action], title: str, label: Callable[[Action], str] | None = None
+        self, actions: Sequence[Any], title: str, label: Callable[[Any], str] | None = None
     ) -> None:
         self.numbered = list(actions)
         self._label = label or self.game.text
@@ -328,6 +454,18 @@ class Session:
 
     # -- commands ---------------------------------------------------------------------------
 
+    def help_commands(self) -> Sequence[Command]:
+        """The table of commands `help` shows (a game may word them its own way)."""
+        return help.COMMANDS
+
+    def actions_help(self) -> str:
+        """How the game's actions are typed (the end of `help`)."""
+        return help.ACTIONS_HELP
+
+    def action_usage(self) -> Mapping[str, str]:
+        """verb -> how an action with that verb is written (`help VERB`, and notation errors)."""
+        return {}
+
     def handle(self, line: str) -> None:
         """Carry out one input line. Raises Quit to leave."""
         text = line.strip()
@@ -338,9 +476,9 @@ class Session:
         try:
             if head.isdigit():
                 self.play_number(int(head), words[1:])
-            elif head in _COMMANDS:
+            elif head in help.NAMES:
                 getattr(self, f"cmd_{head}")(words[1:])
-            elif head in self.action_verbs():
+            elif head in self.action_verbs() or self._parses(text):
                 self.play_text(text)
             else:
                 self.unknown(words[0])
@@ -351,40 +489,61 @@ class Session:
         except Exception as exc:  # never a traceback at the prompt; say what broke
             self.error(f"internal error (please report): {type(exc).__name__}: {exc}")
 
+    def _learn_verbs(self, actions: Sequence[Any]) -> None:
+        for a in actions:
+            self._verbs.add(self.game.text(a).split(" ", 1)[0].lower())
+
     def action_verbs(self) -> Sequence[str]:
-        """The words that start an action in this game's notation."""
-        return help.ACTION_VERBS
+        """The words that start an action in this game's notation: those of the actions seen
+        so far (legal now or before), and ``roll`` (dice are rolled by the session)."""
+        self._learn_verbs(self.game.legal_actions())
+        return sorted(self._verbs | {"roll"})
+
+    def _parses(self, text: str) -> bool:
+        try:
+            self.module.action_from_text(text)
+        except NotationError:
+            return False
+        return True
 
     def unknown(self, word: str) -> None:
-        close = difflib.get_close_matches(word.lower(), help.all_words(), n=1, cutoff=0.6)
+        words = help.all_words(self.action_verbs(), self.help_commands())
+        close = difflib.get_close_matches(word.lower(), words, n=1, cutoff=0.6)
         hint = f" Did you mean `{close[0]}`?" if close else ""
         self.error(f"Unknown command '{word}'.{hint} Type `help` for the commands.")
 
     def _human_to_decide(self) -> bool:
         who = self.game.current_player()
         if who == TERMINAL:
-            self.error(
-                f"The game is over ({describe.result_text(self.state)}): `save FILE`, `log`, `map` or `quit`."
-            )
+            self.error(f"The game is over ({self.result_text()}): `save FILE`, `log`, `map` or `quit`.")
             return False
         return who in self.humans()
 
     def play_text(self, text: str) -> None:
+        """An action typed in the game's notation (any case where the notation has none of
+        its own), checked against the exact legal list."""
         if not self._human_to_decide():
             return
+        verb = text.split()[0].lower()
         legal = self.game.legal_actions()
-        got = interpret(self.state, legal, text)
-        if got.error:
-            self.error(got.error)
-            return
-        if got.choices:
-            self.show_list(got.choices, got.note or "Which one?")
-            return
-        if got.note:
-            self.say(got.note)
-        for i, action in enumerate(got.actions):
-            if (i and not self._human_to_decide()) or not self.play(action):
+        typed = {_norm(self.game.text(a)): a for a in legal}
+        action = typed.get(_norm(text))
+        if action is None:
+            try:
+                action = self.module.action_from_text(text)
+            except NotationError as exc:
+                if verb == "roll":
+                    self.error("dice are rolled automatically from the game's seed")
+                    return
+                usage = self.action_usage().get(verb)
+                self.error(
+                    f"{exc}" + (f" (usage: {usage})" if usage else " (`legal` lists what is possible now)")
+                )
                 return
+        if verb == "roll" and action not in legal:
+            self.error("dice are rolled automatically from the game's seed")
+            return
+        self.play(action)
 
     def play_number(self, n: int, rest: Sequence[str]) -> None:
         if rest:
@@ -405,173 +564,168 @@ class Session:
         self.say(f"> {self.game.text(action)}")
         self.play(action)
 
-    def play(self, action: Action) -> bool:
+    def play(self, action: Any) -> bool:
         """Play one action for the human to decide and report what happened (or why not)."""
         if action not in self.game.legal_actions():
-            self.error(why_illegal(self.state, action))
+            self.error(self.why_illegal(action))
             return False
         self.print_events(self.game.play(action))
         return True
 
+    def why_illegal(self, action: Any) -> str:
+        """The engine's reason an action is not legal here (it is never applied)."""
+        try:
+            self.module.apply(self.state, action)
+        except TyphoonError as exc:
+            return f"{exc} (`legal` lists what is possible now)"
+        return f"'{self.game.text(action)}' is not legal now"  # pragma: no cover - engine disagrees
+
     # Each command takes the words after its name.
 
     def cmd_help(self, args: Sequence[str]) -> None:
+        commands = self.help_commands()
         if not args:
-            self.say(help.overview())
+            self.say(help.overview(commands, self.actions_help()))
             return
-        text = help.detail(args[0].lower())
+        word = args[0].lower()
+        text = help.detail(word, commands, self.action_usage(), self.actions_help())
+        if text is None and word in self.action_verbs():
+            text = self._verb_help(word)
         if text is None:
             self.unknown(args[0])
         else:
             self.say(text)
 
+    def _verb_help(self, verb: str) -> str:
+        """A verb of the game's notation the game gives no help for: the actions it starts now."""
+        if verb == "roll":
+            return "roll: dice are rolled automatically from the game's seed."
+        now = [
+            t for t in map(self.game.text, self.game.legal_actions()) if t.split(" ", 1)[0].lower() == verb
+        ]
+        if not now:
+            return f"{verb}: an action of this game; none is possible now (`legal` lists what is)."
+        more = f", and {len(now) - 5} more" if len(now) > 5 else ""
+        return f"{verb}: an action of this game; possible now: {', '.join(now[:5])}{more}."
+
     def cmd_map(self, args: Sequence[str]) -> None:
         self.show_map(self._decision_marks())
 
     def cmd_status(self, args: Sequence[str]) -> None:
-        self.say(describe.status_line(self.state, self.pal))
-        self.say(describe.rules_line(self.state))
-        self.say(
-            f"German: {self._controller_text(0)}; Soviet: {self._controller_text(1)}; seed {self.game.seed}."
-        )
-        self.say(describe.decision_text(self.state, self.game.legal_actions()))
+        self.say(self.status_text())
+        for line in self.rules_lines():
+            self.say(line)
+        self.say(f"{self._controllers_line()}; seed {self.game.seed}.")
+        decision = self._decision_text(self.game.legal_actions())
+        if decision:
+            self.say(decision)
 
     def cmd_units(self, args: Sequence[str]) -> None:
-        parsed = self._parse_sides(args, "usage: units [german|soviet]")
+        parsed = self._parse_sides(args, "usage: units [SIDE]")
         if parsed is None:
             return
-        self.say(describe.units_table(self.state, parsed[0] or (0, 1), self.pal))
+        sides = parsed[0] or [0, 1]
+        units = self.module.front_ends.state_view(self.state).get("units")
+        if not isinstance(units, list):
+            self.draw_map()
+            return
+        for side in sides:
+            name = self.module.sides[side]
+            mine = [u for u in units if isinstance(u, dict) and u.get("side") == name]
+            self.say(self.pal.paint(f"{self.side_name(side)} units ({len(mine)}):", "title"))
+            for u in mine:
+                self.say("  " + _unit_line(u))
 
-    def _hex_arg(self, word: str) -> int | None:
-        grid = self.state.rules.map.grid
-        if word not in grid.index:
-            self.error(f"'{word}' is not a hex of this map (CCRR: column 01-{grid.columns:02d}, then row)")
-            return None
-        return grid.index[word]
+    def _unit_ids(self) -> list[str]:
+        """The ids of the game's units: its view's, and those of the legal actions."""
+        units = self.module.front_ends.state_view(self.state).get("units")
+        ids = (
+            [str(u["id"]) for u in units if isinstance(u, dict) and "id" in u]
+            if isinstance(units, list)
+            else []
+        )
+        ids += [a.unit for a in self.game.legal_actions() if isinstance(getattr(a, "unit", None), str)]
+        return list(dict.fromkeys(ids))
+
+    def _uid(self, word: str) -> str | None:
+        """The unit id spelt ``word`` in any case, or None."""
+        ids = self._unit_ids()
+        if word in ids:
+            return word
+        low = word.lower()
+        return next((k for k in ids if k.lower() == low), None)
+
+    def _no_unit(self, word: str) -> str:
+        close = difflib.get_close_matches(word, self._unit_ids(), n=3, cutoff=0.5)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        return f"there is no unit '{word}'{hint} (`units` lists them)"
+
+    def _no_hex(self, word: str) -> str:
+        return f"'{word}' is not a hex of this map"
 
     def cmd_hex(self, args: Sequence[str]) -> None:
         if len(args) != 1:
-            self.error("usage: hex HEX (e.g. hex 1103)")
+            self.error(self.HEX_USAGE)
             return
-        h = self._hex_arg(args[0])
-        if h is not None:
-            self.say(describe.hex_text(self.state, h))
+        try:
+            view = self.module.front_ends.hex_view(self.state, args[0])
+        except KeyError:
+            self.error(self._no_hex(args[0]))
+            return
+        self.say(str(view["words"]))
+        if self.game.current_player() in self.humans():
+            hid = str(view["hex"])
+            ids = set(view.get("units", ()))
+            here = [
+                a
+                for a in self.game.legal_actions()
+                if hid in _tokens(self.game.text(a)) or getattr(a, "unit", None) in ids
+            ]
+            if here:
+                self.show_list(here, f"{len(here)} action(s) with {hid} or its units (type a number):")
 
     def cmd_moves(self, args: Sequence[str]) -> None:
-        s = self.state
         legal = self.game.legal_actions()
-        moves = [a for a in legal if isinstance(a, Move)]
+        moves = [
+            a
+            for a in legal
+            if getattr(a, "kind", None) == "move" and isinstance(getattr(a, "unit", None), str)
+        ]
         if self._moves_overview(args, moves):
             return
-        words, bad = unit_ids(s, args)
-        if bad:
-            self.error(bad)
+        uid = self._uid(args[0])
+        if uid is None:
+            self.error(self._no_unit(args[0]))
             return
-        uid = words[0]
-        mine = [m for m in moves if m.unit == uid]
+        mine = [a for a in legal if getattr(a, "unit", None) == uid]
         if not mine:
             self.error(self._why_no_moves(uid))
             return
-        ids = s.rules.map.grid.index
-        self.show_map(highlight=sorted({ids[m.dst] for m in mine}))
-        u = s.rules.unit_index[uid]
-        spec = s.rules.units[u]
-        self.show_list(
-            mine,
-            f"{spec.name} ({uid}) in {mine[0].src}, strength {s.strength(u)}, "
-            f"movement {spec.move}: {len(mine)} move(s), marked ++ on the map. Type a number or `move {uid} HEX`.",
-            label=self._move_label,
-        )
-
-    def _move_label(self, a: Action) -> str:
-        assert isinstance(a, Move)
-        m = self.state.rules.map
-        text = a.dst
-        name = m.city_name(m.grid.index[a.dst])
-        if name:
-            text += f" {name}"
-        if a.via:
-            text += " via " + ",".join(f"{h} {m.city_name(m.grid.index[h])}" for h in a.via)
-        return text
+        self.show_list(mine, f"{uid}: {len(mine)} action(s) now. Type a number or the action.")
 
     def _why_no_moves(self, uid: str | None = None) -> str:
-        """Why no unit (or unit ``uid``) has a legal move now; the engine says why a unit
-        may not move at all."""
-        s = self.state
-        if s.phase_spec.kind != "movement":
-            return f"No unit moves now: this is the {s.phase_spec.name}."
+        """Why no unit (or unit ``uid``) has a legal move now."""
         if uid is None:
-            return "No unit can move now: `end` finishes the phase."
-        rules = s.rules
-        u = rules.unit_index[uid]
-        if not movable(s, u):
-            why = why_not_movable(s, u)
-            return f"{why[:1].upper()}{why[1:]}."
-        if s.stack >= 0 and s.stack != u:
-            return f"{rules.units[s.stack].name} must first move off the hex it shares."
-        return f"{rules.units[u].name} has no legal move: enemy units, zones of control or friendly units block it."
+            return "No unit can move now: `legal` lists what is possible."
+        return f"{uid} can do nothing now: `legal` lists what is possible."
 
     def cmd_odds(self, args: Sequence[str]) -> None:
-        s = self.state
-        hexes = [a for a in args if HEX_ID.match(a)]
-        if len(hexes) != 1:
-            self.error("usage: odds HEX [UNIT ...] (e.g. odds 0303 LVI XXIV)")
+        fe = self.module.front_ends
+        if fe.odds_words is None:
+            self.error(fe.no_preview)
             return
-        h = self._hex_arg(hexes[0])
-        if h is None:
+        if not args:
+            self.error("usage: odds HEX [UNIT ...]")
             return
-        words, bad = unit_ids(s, [a for a in args if not HEX_ID.match(a)])
-        if bad:
-            self.error(bad)
-            return
-        rules = s.rules
-        d = s.at[h]
-        if d < 0:
-            self.error(f"{hexes[0]} is empty: odds need a unit to attack.")
-            return
-        notes = []
-        if words:
-            attackers = list(dict.fromkeys(words))
-        else:
-            attackers = self._default_attackers(d)
-            if not attackers:
-                self.error(f"No {describe.side_name(1 - rules.units[d].side)} unit is next to {hexes[0]}.")
+        attackers = []
+        for w in args[1:]:
+            uid = self._uid(w)
+            if uid is None:
+                self.error(self._no_unit(w))
                 return
-        if s.phase_spec.kind == "combat" and s.cstep == DECLARE:
-            declared_here = {rules.units[a].id for dd, atk in s.battles if dd == d for a in atk}
-            for uid in attackers:
-                u = rules.unit_index[uid]
-                if (s.done >> u) & 1 and uid not in declared_here:
-                    notes.append(f"note: {uid} already attacks another hex this phase.")
-        pv = preview(s, hexes[0], attackers)
-        self.say(describe.odds_text(s, pv, self.pal))
-        for n in notes:
-            self.say("  " + n)
-
-    def _default_attackers(self, d: int) -> list[str]:
-        """The battle declared against ``d``; else every enemy neighbour that may still attack."""
-        s = self.state
-        rules = s.rules
-        for dd, atk in s.battles:
-            if dd == d:
-                declared = [rules.units[a].id for a in atk]
-                if s.cstep != DECLARE:
-                    return declared
-                break
-        else:
-            declared = []
-        side = 1 - rules.units[d].side
-        grid = rules.map.grid
-        out = list(declared)
-        combat_now = s.phase_spec.kind == "combat" and s.cstep == DECLARE
-        for u in rules.side_units[side]:
-            h = s.loc[u]
-            if h < 0 or not grid.adjacent(h, s.loc[d]) or rules.units[u].id in out:
-                continue
-            if combat_now and (s.done >> u) & 1:
-                continue
-            out.append(rules.units[u].id)
-        return out
+            attackers.append(uid)
+        legal = self.game.legal_actions()
+        self.say(fe.odds_words(self.state, args[0], attackers, legal, self.game.text))
 
     def cmd_legal(self, args: Sequence[str]) -> None:
         legal = self.game.legal_actions()
@@ -580,7 +734,7 @@ class Session:
             return
         if args:
             wanted = {w.lower() for w in args}
-            legal = [a for a in legal if wanted & _tokens(self.game.text(a))]
+            legal = [a for a in legal if wanted & _tokens(self.game.text(a).lower())]
             title = f"{len(legal)} legal action(s) matching {' '.join(args)}:"
         else:
             title = f"{len(legal)} legal action(s):"
@@ -628,7 +782,11 @@ class Session:
         if not path.is_file():
             self.error(f"no such file: {args[0]}")
             return
-        game = Record.load(path).replay()
+        rec = Record.load(path)
+        if rec.game != self.module.key:  # this session shows its own game only
+            self.error(f"{args[0]} is a record of {rec.game}, not of {self.module.title}.")
+            return
+        game = rec.replay()
         self.game = game
         self._sync_player_names()
         self.numbered = []
@@ -636,7 +794,11 @@ class Session:
         self._other_acted = True
         self._over_shown = False
         self.say(f"Loaded {args[0]}: {len(game.history)} actions replayed.")
-        self.say(describe.rules_line(self.state))
+        self.say(self.rules_lines()[0])
+        self._after_load()
+
+    def _after_load(self) -> None:
+        """Called when a record has been loaded into the session."""
 
     def cmd_log(self, args: Sequence[str]) -> None:
         n = 15
@@ -652,7 +814,7 @@ class Session:
         start = max(0, len(hist) - n)
         for i in range(start, len(hist)):
             e = hist[i]
-            self.say(f"{i + 1:>4}. {describe.actor_name(e.actor)}: {self.game.text(e.action)}")
+            self.say(f"{i + 1:>4}. {self.actor_name(e.actor)}: {self.game.text(e.action)}")
             for t in e.events:
                 self.say(f"        {t.text}")
 
@@ -680,24 +842,36 @@ class Session:
 
 
 def _tokens(text: str) -> set[str]:
-    return set(re.split(r"[\s,\-]+", text.lower()))
+    return set(re.split(r"[\s,\-]+", text))
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _unit_line(u: Mapping[str, Any]) -> str:
+    """A unit of the game's view (``state_view()["units"]``: ``id``, ``side``, ``hex``, and
+    optional ``words`` or ``name``) in one line."""
+    if u.get("words"):
+        return str(u["words"])
+    where = u.get("hex") or ("eliminated" if u.get("eliminated") else "off the map")
+    name = u.get("name")
+    return f"{u['id']} in {where}" + (f" ({name})" if name and name != u["id"] else "")
 
 
 def session_class(module: GameModule) -> type[Session]:
-    """The terminal session class the game's package names (``FrontEnds.terminal``,
-    "module:Class"): :class:`Session` itself, or a subclass with the game's own map and words."""
-    path, _, name = module.front_ends.terminal.partition(":")
-    cls = getattr(importlib.import_module(path), name)
+    """The terminal session class of the game: the one its kit names (``FrontEnds.terminal``,
+    "module:Class", a subclass with the game's own map and words), else :class:`Session`."""
+    name = module.front_ends.terminal
+    if name is None:
+        return Session
+    path, _, attr = name.partition(":")
+    cls = getattr(importlib.import_module(path), attr)
     if not (isinstance(cls, type) and issubclass(cls, Session)):
-        raise TypeError(f"{module.front_ends.terminal} is not a terminal Session")
+        raise TypeError(f"{name} is not a terminal Session")
     return cls
 
 
 def make_session(game: Game, controllers: Mapping[int, Player | None], **kwargs: Any) -> Session:
     """The terminal session for the game's module (:func:`session_class`)."""
     return session_class(game.module)(game, controllers, **kwargs)
-
-
-_COMMANDS: dict[str, Callable[[Session, Sequence[str]], None]] = {
-    c.name: getattr(Session, f"cmd_{c.name}") for c in help.COMMANDS
-}

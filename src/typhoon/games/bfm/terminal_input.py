@@ -1,7 +1,8 @@
-"""Typed actions -> engine actions, forgiving where it is safe: unit ids in any case,
-`move UNIT HEX` without the starting hex, `attack HEX UNIT UNIT` for several attackers, and a
-move written without `via` when only one way there exists. Anything else is the notation of
-records, parsed by the game module and checked against the exact legal list."""
+"""Battle for Moscow at the terminal: typed actions -> engine actions, forgiving where it is
+safe: unit ids in any case, `move UNIT HEX` without the starting hex, `attack HEX UNIT UNIT` for
+several attackers, and a move written without `via` when only one way there exists. Anything
+else is the notation of records, parsed by the game module and checked against the exact legal
+list."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typhoon.games.bfm import engine
 from typhoon.games.bfm.actions import Action, Attack, Move
 from typhoon.games.bfm.notation import action_from_text, action_to_text
 from typhoon.games.bfm.state import State
-from typhoon.tui.help import ACTION_USAGE
+from typhoon.games.bfm.terminal_help import ACTION_USAGE
 
 HEX_ID = re.compile(r"^\d{4}$")
 KEYWORDS = {"standard", "yes", "no", "none", "via"}

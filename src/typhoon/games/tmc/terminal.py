@@ -1,6 +1,7 @@
-"""Terminal play of The Moscow Campaign: the command loop of :class:`typhoon.tui.session.Session`
-with a windowed map of the 78x63 grid, the reconstruction banner, the scenario status line and
-TMC's action notation (``typhoon.games.tmc.notation``).
+"""The Moscow Campaign at the terminal: the game-blind command loop of
+:class:`typhoon.tui.session.Session` with a windowed map of the 78x63 grid, the scenario status
+line, unit lookups in any case, a unit's moves, the odds offered at resolution and TMC's action
+notation (``typhoon.games.tmc.notation``); the reconstruction banner is the kit's notice.
 
 Every rule question goes to the engine: legal actions, and the engine's own reason when an
 action is refused.
@@ -8,6 +9,7 @@ action is refused.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -17,7 +19,6 @@ from typhoon.game import Game
 from typhoon.games.tmc import words
 from typhoon.games.tmc.termmap import LEGEND, render_overview, render_window
 from typhoon.players import Player
-from typhoon.record import Record
 from typhoon.tui.session import Session
 
 HEX_ID = re.compile(r"^\d{4}$")
@@ -67,6 +68,9 @@ Dice are rolled automatically from the game's seed."""
 class TmcSession(Session):
     """One Moscow Campaign game at the terminal."""
 
+    SIDE_WORDS = {"russian": 1}
+    HEX_USAGE = "usage: hex CCRR (e.g. hex 5623)"
+
     def __init__(self, game: Game, controllers: Mapping[int, Player | None], **kwargs: Any):
         super().__init__(game, controllers, **kwargs)
         self.focus = self._default_focus()
@@ -107,8 +111,6 @@ class TmcSession(Session):
         return None
 
     def _no_unit(self, word: str) -> str:
-        import difflib
-
         if HEX_ID.match(word):
             return f"'{word}' is a hex; a unit id is needed here (`units` lists them)"
         ids = list(self.state.rules.unit_index)
@@ -116,29 +118,39 @@ class TmcSession(Session):
         hint = f"; did you mean {' or '.join(close)}?" if close else ""
         return f"there is no unit '{word}'{hint} (`units` lists them)"
 
+    def _no_hex(self, word: str) -> str:
+        grid = self.state.rules.map.grid
+        return f"'{word}' is not a hex of this map (CCRR: column 01-{grid.columns:02d}, then row)"
+
+    def _hex_arg(self, word: str) -> int | None:
+        grid = self.state.rules.map.grid
+        if word not in grid.index:
+            self.error(self._no_hex(word))
+            return None
+        return int(grid.index[word])
+
     def action_verbs(self) -> Sequence[str]:
         return TMC_VERBS
 
+    def actions_help(self) -> str:
+        return TMC_HELP
+
     # -- output -----------------------------------------------------------------------------
 
-    def intro(self) -> None:
-        r = self.state.rules
-        self.say(self.pal.paint("Typhoon: The Moscow Campaign (SPI 1972)", "title"))
-        self.say(self.pal.paint(words.RECONSTRUCTION, "fort"))
-        self.say(f"In force: {words.scenario_title(r)} ({words.scenario_facts(r)}).")
-        self.say(f"German: {self._controller_text(0)}; Soviet: {self._controller_text(1)}.")
-        self.say("Type `help` for the commands, `legal` for every action possible now.")
+    def title_text(self) -> str:
+        return "Typhoon: The Moscow Campaign (SPI 1972)"
 
-    def prompt(self) -> str:
-        who = self.game.current_player()
-        if who == -2:
-            return "game over> "
-        return f"{words.side_name(who)}> "
+    def edition_line(self) -> str:
+        r = self.state.rules
+        return f"In force: {words.scenario_title(r)} ({words.scenario_facts(r)})."
 
     def status_text(self) -> str:
         parts = words.status_parts(self.state)
         parts[0] = self.pal.paint(parts[0] + " (RECONSTRUCTION)", "title")
         return " | ".join(parts)
+
+    def result_text(self) -> str:
+        return words.result_text(self.state)
 
     def _over_text(self) -> str:
         return (
@@ -148,7 +160,7 @@ class TmcSession(Session):
     def _decision_text(self, legal: Sequence[Any]) -> str:
         return words.decision_text(self.state, legal)
 
-    def _before_auto_map(self, phase: tuple[int, int]) -> None:
+    def _before_auto_map(self, phase: tuple[Any, Any]) -> None:
         if phase != self._map_phase:
             self.focus = self._default_focus()
 
@@ -161,7 +173,7 @@ class TmcSession(Session):
             return words.decision_hexes(s, [a for a in legal if a.kind in ("move", "railmove")][:4000])
         return words.decision_hexes(s, legal)
 
-    def show_map(self, highlight: Sequence[int] = ()) -> None:
+    def draw_map(self, highlight: Sequence[int] = ()) -> None:
         s = self.state
         self.say(
             self.pal.paint(
@@ -171,7 +183,6 @@ class TmcSession(Session):
         )
         self.say(render_window(s, self.focus, self.pal, cols=self.cols, rows=self.rows, marks=highlight))
         self.say(self.pal.paint(LEGEND, "dim"))
-        self._map_phase = (s.turn, s.phase)
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -180,9 +191,7 @@ class TmcSession(Session):
             lines = [ln for ln in TMC_HELP.splitlines() if args[0].lower() in ln]
             self.say("\n".join(lines) or TMC_HELP)
             return
-        super().cmd_help(args)
-        if not args:
-            self.say(TMC_HELP)
+        super().cmd_help(args)  # the commands, then TMC_HELP (actions_help)
 
     def cmd_map(self, args: Sequence[str]) -> None:
         s = self.state
@@ -213,16 +222,6 @@ class TmcSession(Session):
                 self.focus = s.loc[u]
         self.show_map(self._decision_marks())
 
-    def cmd_status(self, args: Sequence[str]) -> None:
-        r = self.state.rules
-        self.say(self.status_text())
-        self.say(f"In force: {words.scenario_title(r)} ({words.scenario_facts(r)}).")
-        self.say(words.RECONSTRUCTION)
-        self.say(
-            f"German: {self._controller_text(0)}; Soviet: {self._controller_text(1)}; seed {self.game.seed}."
-        )
-        self.say(words.decision_text(self.state, self.game.legal_actions()))
-
     def cmd_units(self, args: Sequence[str]) -> None:
         s = self.state
         parsed = self._parse_sides(
@@ -239,25 +238,6 @@ class TmcSession(Session):
             )
             for u in us:
                 self.say("  " + words.unit_words(s, u))
-
-    def cmd_hex(self, args: Sequence[str]) -> None:
-        if len(args) != 1:
-            self.error("usage: hex CCRR (e.g. hex 5623)")
-            return
-        h = self._hex_arg(args[0])
-        if h is None:
-            return
-        self.say(words.hex_words(self.state, h))
-        if self.game.current_player() in self.humans():
-            hid = args[0]
-            ids = {self.state.rules.units[u].id for u in self.state.units_at(h)}
-            here = [
-                a
-                for a in self.game.legal_actions()
-                if hid in _tokens(self.game.text(a)) or getattr(a, "unit", None) in ids
-            ]
-            if here:
-                self.show_list(here, f"{len(here)} action(s) with {hid} or its units (type a number):")
 
     def cmd_moves(self, args: Sequence[str]) -> None:
         s = self.state
@@ -337,17 +317,7 @@ class TmcSession(Session):
             "Odds are chosen when an attack is resolved (`odds A-D`); declare attacks with `attack HEX with UNIT`."
         )
 
-    def cmd_load(self, args: Sequence[str]) -> None:
-        if len(args) == 1:
-            try:
-                rec = Record.load(args[0])
-            except Exception as exc:  # any unreadable file: one line, no traceback
-                self.error(f"cannot load {args[0]}: {exc}")
-                return
-            if rec.game != self.game.module.key:
-                self.error(f"{args[0]} is a record of {rec.game}, not of {self.game.module.title}.")
-                return
-        super().cmd_load(args)
+    def _after_load(self) -> None:
         self.focus = self._default_focus()
 
     # -- playing ----------------------------------------------------------------------------
@@ -396,14 +366,7 @@ class TmcSession(Session):
             return
         self.play(action)
 
-    def play(self, action: Any) -> bool:
-        if action not in self.game.legal_actions():
-            self.error(self._why_illegal(action))
-            return False
-        self.print_events(self.game.play(action))
-        return True
-
-    def _why_illegal(self, action: Any) -> str:
+    def why_illegal(self, action: Any) -> str:
         try:
             self.game.module.apply(self.state, action)
         except IllegalActionError as exc:
@@ -414,7 +377,3 @@ class TmcSession(Session):
         if isinstance(unit, str) and unit in self.state.rules.unit_index:
             return f"Illegal: {why}. `moves {unit}` lists what {unit} can do; `legal` lists every action."
         return f"Illegal: {why}. `legal` lists what is possible now."
-
-
-def _tokens(text: str) -> set[str]:
-    return set(re.split(r"[\s,\-]+", text))
