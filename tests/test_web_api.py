@@ -5,6 +5,7 @@ bad upload 400 that changes nothing). Starlette's TestClient, no network."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 import warnings
@@ -598,7 +599,7 @@ def test_a_restarted_server_resumes_every_game(tmp_path: Path) -> None:
 
 
 def test_pages_and_client_files_are_served(client: TestClient) -> None:
-    for path, words in (("/", "New game"), ("/g/anything", 'id="board"'), ("/static/game.js", "legal")):
+    for path, words in (("/", "New game"), ("/g/anything", 'id="board"'), ("/static/board.js", "legal")):
         r = client.get(path)
         assert r.status_code == 200 and words in r.text
         assert r.headers["cache-control"] == "no-cache"
@@ -620,3 +621,29 @@ def test_serve_is_a_cli_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert exc.value.code == 0
     out = capsys.readouterr().out
     assert "--port" in out and "--data" in out and "--host" in out
+
+
+def test_no_file_of_the_web_layer_names_a_game() -> None:
+    """Issue 11: one client page plays every game from its views; no file of typhoon/web (the
+    static client included) names a game by key, title or edition key."""
+    from typhoon.games import game_keys, game_module
+
+    web = Path(__file__).resolve().parents[1] / "src" / "typhoon" / "web"
+    names: set[str] = set()
+    for key in set(game_keys()) | {"ma", "mockba"}:
+        names.add(rf"\b{key}\b")
+    for key in game_keys():
+        mod = game_module(key)
+        names.add(re.escape(mod.title))
+        names.update(re.escape(ed) for ed in mod.editions() if re.search(r"[a-z]\d", ed))
+    names |= {"Moscow Campaign", "Battle for Moscow", "Moscow Attacked"}
+    found = [
+        f"{p.relative_to(web)}: {m.group(0)!r}"
+        for p in sorted(web.rglob("*"))
+        if p.is_file() and p.suffix in (".py", ".js", ".html", ".css")
+        for n in names
+        for m in [re.search(n, p.read_text(encoding="utf-8"), re.IGNORECASE)]
+        if m
+    ]
+    assert found == []
+    assert not (web / "static" / "game.js").exists() and not (web / "static" / "tmc.js").exists()

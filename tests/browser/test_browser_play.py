@@ -30,6 +30,7 @@ def js(page: Any, expr: str, arg: Any = None) -> Any:
     return page.evaluate(f"(arg) => {{ const G = window.typhoon; return ({expr}); }}", arg)
 
 
+SETUP = "#buttons button[data-action='setup standard']"
 FREE_MOVE = """G.legal.find(a => a.kind === 'move' && a.dst !== a.src && !a.via.length
     && !G.view.units.some(u => u.hex === a.dst) && (!arg || a.unit !== arg))"""
 
@@ -85,7 +86,7 @@ def test_play_against_the_ai(browser: Any, server: str, artifacts: Path) -> None
         wait_js(page, "G.view.your_turn")  # the computer has set up the Soviet side
         assert "Soviet: computer (random)" in page.inner_text("#who")
         assert "Edition in force" in page.inner_text("#rules")
-        page.click("#setup-std")
+        page.click(SETUP)
         wait_js(page, "G.view.phase.key === 'german_panzer_movement'")
 
         # Move a unit with the mouse: its reachable hexes light up, the path shows on hover.
@@ -112,7 +113,7 @@ def test_play_against_the_ai(browser: Any, server: str, artifacts: Path) -> None
         wait_js(page, f"G.sel && G.sel.unit === '{mv2['unit']}'")
         for key in arrows(mv2["src"], mv2["dst"]):
             page.keyboard.press(key)
-        assert "Enter moves" in page.inner_text("#focus-info")
+        assert f"Enter: Move {mv2['unit']} {mv2['src']} to {mv2['dst']}" in page.inner_text("#focus-info")
         page.keyboard.press("Enter")
         wait_js(page, f"G.view.units.find(u => u.id === '{mv2['unit']}').hex === '{mv2['dst']}'")
 
@@ -190,9 +191,9 @@ def test_remote_link_cannot_move_the_other_sides_units(browser: Any, server: str
         wait_js(sb, "G.view.your_turn")
         wait_js(ga, "!G.view.your_turn")
         assert "Waiting for the Soviet player" in ga.inner_text("#prompt")
-        sb.click("#setup-std")
+        sb.click(SETUP)
         wait_js(ga, "G.view.your_turn")  # the German page learns of it by itself
-        ga.click("#setup-std")
+        ga.click(SETUP)
         wait_js(sb, "G.view.phase.key === 'german_panzer_movement'")
 
         mv = js(ga, FREE_MOVE)

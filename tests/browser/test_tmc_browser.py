@@ -50,26 +50,30 @@ def test_tmc_against_the_ai_move_by_clicking_and_see_the_reply(
         page.wait_for_url("**/g/**")
         # The page says what it shows is a reconstruction, on the banner and on the map.
         wait_js(page, "G.view.game === 'tmc'")
-        assert "RECONSTRUCTION" in page.inner_text("#recon")
+        assert "RECONSTRUCTION" in page.inner_text("#notice")
         assert page.locator("#board svg text.recon").count() == 1
         # The AI (Soviet) sets up first; then the German standard set-up by its button.
         wait_js(page, "G.view.your_turn && G.view.phase.key === 'setup_german'")
         page.click("#buttons button[data-action='setup standard']")
         wait_js(page, "G.view.your_turn && G.view.phase.key === 'german_movement'")
-        assert "Scenario 1" in page.inner_text("#status") and "Weather: fair" in page.inner_text("#status")
+        assert "scenario 1" in page.inner_text("#status") and "weather: fair" in page.inner_text("#status")
         # Select a unit by clicking its counter: its destinations are highlighted.
         move = js(page, FREE_MOVE)
         assert move is not None
         page.evaluate(f"() => window.typhoon.centreOn('{move['src']}')")
         page.click(f"#board g.unit[data-unit='{move['unit']}']")
         wait_js(page, f"G.sel && G.sel.unit === '{move['unit']}'")
-        n_dest = js(page, f"new Set(G.byUnit.get('{move['unit']}').map(a => a.dst)).size")
-        assert page.locator("#hl polygon.hl:not(.src)").count() == n_dest > 1
+        n_dest = js(
+            page,
+            f"new Set(G.legal.filter(a => (a.units || []).includes('{move['unit']}') && a.hexes.length"
+            f" && a.hexes[a.hexes.length - 1] !== '{move['src']}').map(a => a.hexes[a.hexes.length - 1])).size",
+        )
+        assert page.locator("#overlay polygon.reach").count() == n_dest > 1
         assert move["unit"] in page.inner_text("#sel-words")
         # Click the destination hex on the map: the unit moves there.
         version = js(page, "G.view.version")
         page.evaluate(f"() => window.typhoon.centreOn('{move['dst']}')")
-        page.click(f"#hl polygon[data-hex='{move['dst']}']", force=True)
+        page.click(f"#overlay polygon.reach[data-for='{move['dst']}']", force=True)
         wait_js(page, f"G.view.version > {version}")
         assert js(page, f"G.view.units.find(u => u.id === '{move['unit']}').hex") == move["dst"]
         # End the German phases (movement, combat if any attack was possible, mechanised).

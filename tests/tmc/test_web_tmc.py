@@ -67,14 +67,16 @@ def test_svg_is_marked_reconstruction_and_holds_the_counters(client: TestClient)
     assert ">6-10</text>" in svg  # its CF-MA
     assert "(1)-4" in svg  # a Soviet EB unit's parenthesised CF
     assert svg.count('class="unit ') == sum(1 for u in v["units"] if u["hex"])
-    # The same counters come alone in the view's overlay (the browser swaps that layer in).
-    assert 'data-unit="G1Pz"' in v["overlay"] and "RECONSTRUCTION" not in v["overlay"]
+    # The same counters come alone in the view's layer (the browser swaps it into <g id="layer">).
+    assert 'data-unit="G1Pz"' in v["layer"] and "RECONSTRUCTION" not in v["layer"]
+    assert '<g id="layer">' in svg and 'data-grid="columns"' in svg
     r = client.get(f"/api/games/{gid}/map.svg")
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert "RECONSTRUCTION" in r.text
-    # The game page is the Moscow Campaign's own.
+    # The one game page plays it, and the view carries the reconstruction notice it shows.
     page = client.get(f"/g/{gid}")
-    assert page.status_code == 200 and "/static/tmc.js" in page.text and "RECONSTRUCTION" in page.text
+    assert page.status_code == 200 and "/static/board.js" in page.text and 'id="notice"' in page.text
+    assert "RECONSTRUCTION" in v["notice"]
 
 
 def test_legal_actions_play_a_move_and_undo(client: TestClient) -> None:
@@ -87,6 +89,10 @@ def test_legal_actions_play_a_move_and_undo(client: TestClient) -> None:
         "src": "1420",
         "dst": "0516",
         "kind": "move",
+        # what the one browser client reads (games/frontends.py): the unit that acts, the hexes
+        "units": ["G1Pz"],
+        "hexes": ["1420", "0516"],
+        "label": "Move G1Pz 6-10 1420 \u2192 0516",
     } in moves
     assert any(a["kind"] == "end" for a in legal["actions"])
     r = act(client, gid, token, "move G1Pz 1420-0516")
@@ -94,7 +100,7 @@ def test_legal_actions_play_a_move_and_undo(client: TestClient) -> None:
     st = r.json()["state"]
     g1 = next(u for u in st["units"] if u["id"] == "G1Pz")
     assert g1["hex"] == "0516" and g1["moved"] is True
-    assert 'data-unit="G1Pz" data-hex="0516"' in st["overlay"]
+    assert 'data-unit="G1Pz" data-hex="0516"' in st["layer"]
     assert r.json()["log"][0]["events"][0]["text"] == "1st Panzer Division moves 1420 to 0516."
     r = client.post(
         f"/api/games/{gid}/undo", json={"seen": st["version"]}, headers={"X-Typhoon-Token": token}

@@ -422,11 +422,9 @@ def create_app(
         return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
     async def game_page(request: Request) -> Response:
-        # The client page is the game package's choice (FrontEnds.web_page); an unknown game
-        # gets the default game's page, which says the game is not found.
-        row = await run_in_threadpool(store.get, request.path_params["gid"])
-        page = service.web_page(row.game if row is not None else None)
-        return HTMLResponse(await run_in_threadpool(_page_text, page), headers=PAGE_HEADERS)
+        # One client page plays every game from the game's views (an unknown game id gets the
+        # same page, which says the game is not found).
+        return HTMLResponse(await run_in_threadpool(_page_text, "board.html"), headers=PAGE_HEADERS)
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True})

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 import secrets
 import threading
 import time
@@ -57,7 +56,6 @@ SEEDS = range(2**63)  # a seed a player may choose (hot seat and games against t
 # server-drawn secret one ("sha256") 256.
 MAX_UPLOAD_SEED_BITS = {"mt": 64, "sha256": 256}
 AI_TIME_LIMIT = 10.0  # seconds a search level may think over one decision (None: no limit)
-_PAGE = re.compile(r"[\w-]+\.html")  # a game's client page: a file name of static/, no path
 CLOSE_WAIT = 2.0  # seconds close() waits for the AI workers; then they are abandoned (daemons)
 
 
@@ -207,7 +205,6 @@ class GameService:
                     "edition_label": "Rules edition"
                     if mod.edition_word == "edition"
                     else mod.edition_word.capitalize(),
-                    "page": fe.web_page,
                     "reconstruction": fe.notice,
                     "editions": [
                         {
@@ -240,15 +237,6 @@ class GameService:
         if key == self.default_game and self.default_edition is not None:
             return self.default_edition
         return game_module(key).default_edition
-
-    def web_page(self, game: str | None) -> str:
-        """The client page (a file of static/) for a stored game's key; the default game's for
-        a game that is not registered (or no game)."""
-        key = game if game in game_keys() else self.default_game
-        page = game_module(key).front_ends.web_page
-        if not _PAGE.fullmatch(page):
-            raise ValueError(f"game {key!r} declares a bad web page {page!r}")
-        return page
 
     def list_games(self, limit: int = 50) -> list[dict[str, Any]]:
         """The lobby: the most recent games (a damaged row is skipped by the store)."""
@@ -524,14 +512,18 @@ class GameService:
         if svg:
             v["svg"] = s.memo(("svg", numbers), lambda: _render(g.module.front_ends, g.state, numbers))
         if legal and player in you:
-            v["legal"] = self._legal(s)["actions"]
+            lv = self._legal(s)
+            v["legal"] = lv["actions"]
+            v["prompt"] = lv.get("prompt")
         return v
 
     def _shared_view(self, s: Session) -> dict[str, Any]:
         """The part of the view that is the same for every token."""
         g = s.game
-        v = g.module.front_ends.state_view(g.state)
+        fe = g.module.front_ends
+        v = fe.state_view(g.state)
         v["game"] = g.module.key
+        v.setdefault("notice", fe.notice)
         v.update(
             {
                 "id": s.id,

@@ -124,7 +124,11 @@ def _static(m: Any) -> _Static:
         x, y = lay.centres[h]
         hid = ids[h]
         terrain = "forest" if m.is_forest(h) else "clear"
-        hex_open[h] = f'<g class="hex" id="hex-{hid}" data-hex="{hid}" data-cx="{_f(x)}" data-cy="{_f(y)}">'
+        col, row = grid.coords[h]
+        hex_open[h] = (
+            f'<g class="hex" id="hex-{hid}" data-hex="{hid}" data-cx="{_f(x)}" data-cy="{_f(y)}" '
+            f'data-col="{col}" data-row="{row}">'
+        )
         body = [f'<polygon class="terrain {terrain}" points="{_pts(lay.corners(h))}"/>']
         if terrain == "forest":
             for ox, oy in ((-20, -8), (18, -6), (-8, 14), (14, 16), (0, -20)):

@@ -6,11 +6,11 @@
   RECONSTRUCTION label), a few long ``<path>`` elements built once per map and start line
   and cached;
 - the dynamic layer (rail destroyed or repaired, counters), small, redrawn for each position
-  (:func:`render_overlay`; the browser swaps it into ``<g id="dyn">``).
+  (:func:`render_overlay`; the browser swaps it into ``<g id="layer">``).
 
 Hexes carry no DOM elements of their own: the browser turns a click into a hex with the
-layout numbers on the ``<svg>`` (``data-r``, ``data-x0``, ``data-y0``), and pans and zooms by
-changing the ``viewBox``. Ideas from games/tmc/mapsvg.py (the MAP helper's inspection SVG).
+grid the ``<svg>`` declares (``data-grid="columns"``, ``data-r``, ``data-x0``, ``data-y0``,
+``data-cols``, ``data-rows``: games/frontends.py), and pans and zooms by changing the ``viewBox``. Ideas from games/tmc/mapsvg.py (the MAP helper's inspection SVG).
 """
 
 from __future__ import annotations
@@ -68,11 +68,12 @@ STYLE = """
 .tmc-map .unit .badge { fill: #111; }
 .tmc-map .count { font-size: 5px; font-weight: bold; fill: #fff; text-anchor: middle; }
 .tmc-map .countbg { fill: #111; }
-.tmc-map .hl { fill: #ffd400; fill-opacity: .45; stroke: #b08800; stroke-width: 1; pointer-events: none; }
-.tmc-map .hl.rail { fill: #4cc9f0; stroke: #0077b6; }
-.tmc-map .hl.src { fill: #7b1fa2; fill-opacity: .3; stroke: #7b1fa2; }
-.tmc-map .hl.act { fill: none; stroke: #ff7b00; stroke-width: 2.2; }
-.tmc-map .focus { fill: none; stroke: #000; stroke-width: 1.6; pointer-events: none; }
+.tmc-map .hl { stroke-width: 1.4; pointer-events: none; }
+.tmc-map .hl.reach { fill: #ffd400; fill-opacity: .45; stroke: #b08800; stroke-width: 1; }
+.tmc-map .hl.k-railmove { fill: #4cc9f0; stroke: #0077b6; }
+.tmc-map .hl.sel, .tmc-map .hl.target { fill: #7b1fa2; fill-opacity: .3; stroke: #7b1fa2; }
+.tmc-map .hl.movable, .tmc-map .hl.act { fill: none; stroke: #ff7b00; stroke-width: 2.2; stroke-dasharray: none; }
+.tmc-map .hl.focus { fill: none; stroke: #000; stroke-width: 1.6; }
 """
 
 
@@ -287,12 +288,12 @@ def render_map(state: Any, *, numbers: bool = False) -> str:
     aria = f"Map of The Moscow Campaign, scenario {rules.edition} (RECONSTRUCTION)"
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="tmc-map" viewBox="0 0 {_f(lay.width)} {_f(lay.height)}" '
-        f'data-r="{R:g}" data-x0="{_f(lay.x0)}" data-y0="{_f(lay.y0)}" data-cols="{grid.columns}" '
+        f'data-grid="columns" data-r="{R:g}" data-x0="{_f(lay.x0)}" data-y0="{_f(lay.y0)}" data-cols="{grid.columns}" '
         f'data-rows="{max(grid.rows_odd, grid.rows_even)}" data-width="{_f(lay.width)}" data-height="{_f(lay.height)}" '
         f'role="img" aria-label={quoteattr(aria)}>'
         f"<style>{STYLE}</style>"
         f'<g id="static">{static_layer(rules.map, rules.start_line)}</g>'
-        f'<g id="dyn">{render_overlay(state)}</g>'
-        '<g id="hl"></g>'
+        f'<g id="layer">{render_overlay(state)}</g>'
+        '<g id="overlay" class="overlay" pointer-events="none"></g>'
         "</svg>"
     )

@@ -127,8 +127,21 @@ def state_view(state: Any) -> dict[str, Any]:
         "result": state.result,
         "level": state.level or None,
         "units": [unit_dict(state, u) for u in shown],
-        "overlay": render_overlay(state),
+        "rules_label": "In force",
+        "legend": LEGEND,
+        # The counters layer alone: the browser swaps it into the map's <g id="layer">.
+        "layer": render_overlay(state),
     }
+
+
+LEGEND = [
+    "Reconstructed map: pale clear, green forest/swamp, blue lake, salmon Moscow; a dot is a city.",
+    "Blue hexsides are rivers, purple ones defence lines; black lines are railways (x destroyed, a square "
+    "German-repaired); red dashes: the scenario's start line.",
+    "Counters: grey German, red Soviet; top: unit id; bottom: combat factor - movement allowance; (2) railroad "
+    "engineers, [1] bracketed units; D disrupted, T entrained; faded: flipped by an overrun; yellow edge: moved "
+    "this phase; a black badge counts the units in a stack.",
+]
 
 
 def action_dict(action: Any, text: str) -> dict[str, Any]:
@@ -140,10 +153,138 @@ def action_dict(action: Any, text: str) -> dict[str, Any]:
 
 
 def legal_view(state: Any, actions: Sequence[Any], to_text: Any) -> dict[str, Any]:
+    """The legal actions with the fields the one browser client reads (games/frontends.py):
+    ``label``, ``units`` (the units that act), ``hexes`` ([from, ..., to]) and ``prompt``."""
+    r = state.rules
+    names = {}
+    for u, spec in enumerate(r.units):
+        names[spec.id] = f"{spec.id} {cf_form(state, u)}-{state.ma(u)}"
+    out = []
+    for a in actions:
+        d = action_dict(a, to_text(a))
+        _client_fields(d, names)
+        out.append(d)
+    cols = [d["column"] for d in out if d["kind"] == "odds"]
+    best = max(cols, key=_odds_value) if cols else None
+    for d in out:
+        if d["kind"] == "odds":
+            d["label"] = f"Resolve on the {d['column']} column" + (
+                " (the computed odds)" if d["column"] == best else " (lower)"
+            )
+    if best is not None:  # the computed odds first: a click on the first button is the best one
+        out.sort(key=lambda d: d["kind"] == "odds" and d["column"] != best)
+    for d in out:
+        if d["kind"] == "end":
+            d["label"] = _end_label(state, out)
     return {
         "to_move": to_move_name(state.current_player()),
-        "actions": [action_dict(a, to_text(a)) for a in actions],
+        "actions": out,
+        "prompt": _prompt(state, {a.kind for a in actions}),
     }
+
+
+def _odds_value(column: str) -> float:
+    x, _, y = column.partition("-")
+    try:
+        return int(x) / int(y)
+    except (ValueError, ZeroDivisionError):
+        return 0.0
+
+
+_LABELS = {
+    "move": "Move {u} {src} \u2192 {dst}",
+    "railmove": "Rail move {u} {src} \u2192 {dst}",
+    "enter": "{u} enters the map at {hex}",
+    "arrive": "{u} arrives by rail at {hex}",
+    "entrain": "Entrain {u}",
+    "detrain": "Detrain {u}",
+    "relocate": "Relocate {u} to {hex}",
+    "place": "Place {u} in {hex}",
+    "join": "{u} joins the overrun of {hex}",
+    "lose": "Eliminate {u} (loss)",
+    "disrupt": "Disrupt {u}",
+    "retreat": "Retreat {u} to {hex}",
+}
+
+
+def _client_fields(d: dict[str, Any], names: dict[str, str]) -> None:
+    k = d["kind"]
+    u: Any = d.get("unit")
+    units = list(d.get("units") or ([u] if u else []))
+    shown = " + ".join(names.get(x, x) for x in units)
+    if k in _LABELS:
+        d["label"] = _LABELS[k].format(
+            u=names.get(u, u), src=d.get("src"), dst=d.get("dst"), hex=d.get("hex")
+        )
+    elif k == "overrun":
+        d["label"] = f"Overrun {d['hex']} with {shown}"
+    elif k == "attack":
+        d["label"] = (
+            f"{shown} attack{'' if len(units) > 1 else 's'} {d['target']}"
+            if units
+            else f"The attack also takes in hex {d['target']}"
+        )
+    elif k == "ignore":
+        d["label"] = "Ignore the ignorable result" if d["accept"] else "Do not ignore it"
+    elif k == "advance":
+        d["label"] = f"{names.get(u, u)} advances into {d['hex']}" if u else "Stop advancing"
+    elif k == "setupstandard":
+        d["label"] = "Standard set-up (every unit on its reconstructed start hex)"
+    elif k == "end":
+        d["label"] = "End"
+    d["units"] = units
+    if not units:
+        d["hexes"] = [d.get("target") or d["hex"]] if k in ("attack", "overrun") else []
+        return
+    if k in ("move", "railmove"):
+        d["hexes"] = [d["src"], d["dst"]]
+    elif k == "attack":
+        d["hexes"] = [d["target"]]
+    elif d.get("hex"):
+        d["hexes"] = [d["hex"]]
+    else:
+        d["hexes"] = []
+
+
+def _end_label(state: Any, actions: list[dict[str, Any]]) -> str:
+    spec = state.phase_spec
+    step = words.step_text(state)
+    if spec.kind == "setup":
+        return "End the set-up"
+    if spec.kind == "movement":
+        if "relocation" in step:
+            return "End the EB relocation"
+        return "End" if "overrun" in step else "End the movement phase"
+    if spec.kind == "combat" and any(d["kind"] == "attack" for d in actions):
+        return "End (close the attack / the declarations)"
+    return "End"
+
+
+def _prompt(state: Any, kinds: set[str]) -> str:
+    side = words.SIDE_NAMES[state.phase_spec.side].capitalize()
+    if kinds & {"setupstandard", "place"}:
+        return (
+            f"{side} set-up: the standard set-up puts every unit on its reconstructed start hex, "
+            "or pick a unit and a hex."
+        )
+    if "relocate" in kinds:
+        return "Soviet EB relocation: select an EB unit and a highlighted rail hex, or end the relocation."
+    if "retreat" in kinds:
+        return "Retreat: select the retreating unit (highlighted) and click a highlighted hex."
+    if "advance" in kinds:
+        return "Advance after combat: select an attacker and click the vacated hex, or stop advancing."
+    if kinds & {"lose", "disrupt"}:
+        return "Combat result: choose the attacking units that take it."
+    if "odds" in kinds:
+        return "Resolve the attack: choose the odds column (the computed one or a lower one)."
+    if "attack" in kinds:
+        return (
+            "Combat: click an enemy hex (or one of your units) to declare an attack, one unit at a time; "
+            "End closes the attack, then the declarations."
+        )
+    if kinds & {"move", "railmove", "enter", "arrive"}:
+        return f"{words.step_text(state)}: click one of your units (outlined), then a highlighted hex. End the phase when done."
+    return "Choose an action."
 
 
 def hex_view(state: Any, hid: str) -> dict[str, Any]:

@@ -1,5 +1,5 @@
-// Typhoon: helpers shared by the lobby (lobby.js) and the game pages (game.js, tmc.js: each
-// game's package says which page plays it).
+// Typhoon: helpers shared by the lobby (lobby.js) and the game page (board.js, which plays
+// every registered game from the game's views).
 // Plain JavaScript, no build step. Every rule lives on the server.
 "use strict";
 
@@ -132,12 +132,12 @@ window.TyphoonUI = (function () {
   }
 
   // Waiting for the other side (long polls): a newer position is shown; with `announceFresh`
-  // the other side's events are read out. `query` asks for what the page needs (svg, legal).
+  // the other side's events are read out. `query()` asks for what the page needs (svg, legal).
   async function pollGame(G, page, query, announceFresh) {
     for (;;) {
       if (!G.view) { await sleep(500); continue; }
       try {
-        const v = await api("GET", `/api/games/${encodeURIComponent(G.id)}?${query}&after=${G.view.version}&wait=25`, undefined, G.token);
+        const v = await api("GET", `/api/games/${encodeURIComponent(G.id)}?${query()}&after=${G.view.version}&wait=25`, undefined, G.token);
         if (v.version > G.view.version) {
           const fresh = announceFresh ? v.log.filter((e) => e.n > G.view.actions && !v.you.includes(e.actor)) : [];
           page.setView(v);
