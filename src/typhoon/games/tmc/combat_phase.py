@@ -1,10 +1,12 @@
 """The combat phase of The Moscow Campaign (rules_en.md §5–§13; readings in docs/TMC_COMBAT.md).
 
 Notes for the ENGINE helper (how this module plugs in):
-- phase-module API: ``begin(s, events)`` (flow.enter_phase calls it), ``legal(s)``,
-  ``apply(s, a, events)``, ``is_chance(s)``, ``current_player(s)``;
-- it keeps its own records: ``s.cdata`` holds one :class:`PhaseData`, ``s.combat`` the
-  :class:`Battle` being resolved (also used by overrun.py in the movement phase's OVERRUN step);
+- phase-module API: ``begin(s, events)``, ``legal(s)``, ``apply(s, a, events)``,
+  ``is_chance(s)``, ``current_player(s)``; flow.enter_phase sets up the same records as
+  ``begin`` (flow sits below the phase modules and imports none of them);
+- its records are defined in state.py: ``s.cdata`` holds one :class:`PhaseData`, ``s.combat``
+  the :class:`Battle` being resolved (also in the movement phase's OVERRUN step, whose
+  sequence of overrun battles is :func:`begin_overruns` here, overrun.py its phase module);
 - §14.2: flow keeps ``s.overruns`` (the overruns resolved at the end of the movement phase)
   until the following combat phase ends; this module bars those (unit, hex) pairs;
 - ``Attack(target, ())`` is written ``attack HEX`` in the notation.
@@ -29,7 +31,7 @@ to stop). Supply is judged when each combat starts (§11).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import NamedTuple, cast
+from typing import cast
 
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
@@ -79,55 +81,28 @@ from typhoon.games.tmc.combat import (
     retreat_hexes,
     terrain_drm,
 )
-from typhoon.games.tmc.rules import GERMAN, SIDE_NAMES, STACK_LIMIT
-from typhoon.games.tmc.state import CHANCE, State
+from typhoon.games.tmc.flow import end_phase, german_supply_mask, soviet_supply_mask
+from typhoon.games.tmc.moving import enter_effects, full_hexes
+from typhoon.games.tmc.rules import GERMAN, SIDE_NAMES
+from typhoon.games.tmc.state import (
+    ADVANCE,
+    DISRUPT,
+    IGNORE,
+    LOSS,
+    ODDS,
+    RETREAT,
+    ROLL,
+    Battle,
+    Declared,
+    PhaseData,
+    State,
+    battle_is_chance,
+    battle_player,
+)
 from typhoon.hexgrid import bit_list
 
-# Stages of the battle being resolved (Battle.stage).
-ODDS, IGNORE, ROLL, LOSS, DISRUPT, RETREAT, ADVANCE = range(7)
 STOP_ADVANCE = Advance(None, "")
 IGNORE_CHOICES = (Ignore(True), Ignore(False))
-
-
-class Declared(NamedTuple):
-    """One declared attack: defending hexes and attacking units, in declaration order."""
-
-    hexes: tuple[int, ...]
-    attackers: tuple[int, ...]
-
-
-class PhaseData(NamedTuple):
-    """Combat-phase bookkeeping (kept in ``State.cdata``)."""
-
-    declaring: bool = True
-    used: int = 0  # units that attack this phase (bitset over units)
-    hit: int = 0  # hexes attacked this phase (bitset over hexes)
-    battles: tuple[Declared, ...] = ()  # declared, not yet resolved
-    draft: Declared | None = None  # the attack being declared
-
-
-class Battle(NamedTuple):
-    """The combat being resolved (``State.combat``), in the combat phase or an overrun."""
-
-    hexes: tuple[int, ...]
-    attackers: tuple[int, ...]
-    defenders: tuple[int, ...]
-    side: int  # the attacking side
-    stage: int
-    attack: Fraction = Fraction(0)
-    defence: Fraction = Fraction(0)
-    top: int = 0  # highest column the odds allow
-    column: int = 0
-    drm: int = 0
-    ignore: bool = False
-    result: str = ""
-    owed: Fraction = Fraction(0)  # Ex / 1/2Ex / De,Ad quota still owed
-    chosen: int = 0  # attackers already taken as losses or disrupted (bitset)
-    retreating: int = 0  # units still to retreat (bitset)
-    then_attackers: bool = False  # Br: the attackers retreat once the defenders have
-    advance: bool = False  # advance after the retreats (Dr)
-    advanced: int = 0  # units that advanced (bitset)
-    overrun: bool = False
 
 
 # -- small helpers ---------------------------------------------------------------------------
@@ -178,15 +153,6 @@ def _mask(units: tuple[int, ...] | list[int]) -> int:
     return m
 
 
-def full_hexes(s: State) -> int:
-    """Hexes holding the stacking limit (a move, retreat or advance may not end there, §10)."""
-    m = 0
-    for h, us in s.stacks.items():
-        if len(us) >= STACK_LIMIT:
-            m |= 1 << h
-    return m
-
-
 def _passable(s: State, h: int) -> int:
     """Neighbours of h not across an unfrozen lake hexside (no attack, move or retreat, §3.3)."""
     m = s.rules.grid.neighbour_mask[h]
@@ -209,9 +175,7 @@ def intact_front(s: State) -> list[int]:
 
 def supply_now(s: State) -> tuple[int, int]:
     """Hexes where each side's units are in supply at this moment (§11: judged at each combat)."""
-    from typhoon.games.tmc import flow
-
-    return flow.german_supply_mask(s), flow.soviet_supply_mask(s)
+    return german_supply_mask(s), soviet_supply_mask(s)
 
 
 def strengths(s: State, attackers: tuple[int, ...], defenders: tuple[int, ...]) -> tuple[Fraction, Fraction]:
@@ -247,21 +211,9 @@ def begin(s: State, events: list[Event]) -> None:
     s.combat = None
 
 
-def is_chance(s: State) -> bool:
-    b = s.combat
-    return isinstance(b, Battle) and b.stage == ROLL
-
-
-def current_player(s: State) -> int:
-    b = s.combat
-    if isinstance(b, Battle):
-        if b.stage == ROLL:
-            return CHANCE
-        if b.stage == RETREAT:
-            u = (b.retreating & -b.retreating).bit_length() - 1
-            return 1 - s.rules.units[u].side  # §12.1: the opponent routes the retreat
-        return b.side
-    return s.side
+# The state answers these itself (it needs them without importing the phase modules).
+is_chance = battle_is_chance
+current_player = battle_player
 
 
 def legal(s: State) -> list[Action]:
@@ -418,8 +370,6 @@ def _end_declare(s: State, events: list[Event]) -> None:
 
 
 def _next_battle(s: State, events: list[Event]) -> None:
-    from typhoon.games.tmc.flow import end_phase
-
     pd = data(s)
     if not pd.battles:
         s.combat = None
@@ -858,11 +808,46 @@ def finish_battle(s: State, events: list[Event]) -> None:
     b = battle(s)
     s.combat = None
     if b.overrun:
-        from typhoon.games.tmc import overrun
-
-        overrun.after_battle(s, events)
+        after_overrun(s, events)
     else:
         _next_battle(s, events)
+
+
+# -- the overruns of a movement phase, resolved one after another like battles (§14.3) -----------
+# (overrun.py is the OVERRUN step's phase-module face; the sequence lives here because each
+# overrun's battle ends in finish_battle above.)
+
+
+def _overrun_index(s: State) -> int:
+    if len(s.cdata) == 2 and s.cdata[0] == "overrun":
+        return int(s.cdata[1])
+    return 0
+
+
+def begin_overruns(s: State, events: list[Event]) -> None:
+    """End of the movement phase: resolve the pending overruns one after another (§14.3)."""
+    s.cdata = ("overrun", 0)
+    _start_overrun(s, events)
+
+
+def _start_overrun(s: State, events: list[Event]) -> None:
+    i = _overrun_index(s)
+    if i >= len(s.overruns):
+        s.cdata = ()
+        s.combat = None
+        end_phase(s, events)
+        return
+    p = s.overruns[i]
+    for d in s.stacks.get(p.hex, ()):
+        s.flipped &= ~(1 << d)  # face up again for the resolution ([Q36])
+    s._cache = {}
+    start_battle(s, (p.hex,), p.attackers, events, overrun=True)
+
+
+def after_overrun(s: State, events: list[Event]) -> None:
+    """finish_battle calls this when an overrun's resolution is over."""
+    s.cdata = ("overrun", _overrun_index(s) + 1)
+    _start_overrun(s, events)
 
 
 # -- side effects of entering a hex outside movement ---------------------------------------------
@@ -871,7 +856,5 @@ def finish_battle(s: State, events: list[Event]) -> None:
 def entered(s: State, u: int, frm: int, to: int, events: list[Event]) -> None:
     """A retreat or advance enters ``to``: the same effects as a move (§16 rail destroyed or
     repaired, §19 a German crossing destroys an intact front hexside; [Q21], [Q40], [Q50])."""
-    from typhoon.games.tmc.movement_phase import enter_effects
-
     enter_effects(s, u, frm, to, events)
     s._cache = {}

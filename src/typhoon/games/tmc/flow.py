@@ -9,8 +9,8 @@ Soviet then German. What this module does at phase boundaries:
   2-5 unit becomes a reinforcement due now; German reinforcements enter during the phase (§22);
 - start of the Soviet movement phase: eliminated Soviet EB units return in Moscow, or are
   lost if the Germans hold Moscow (§17, [Q45]); then the EB relocation step (``RELOCATE``);
-- end of every movement phase: pending overruns are resolved (§14.3; step ``OVERRUN``,
-  handled by overrun.py), then flipped units are flipped back;
+- end of every movement phase: pending overruns are resolved first (§14.3; step ``OVERRUN``:
+  movement_phase, combat_phase.begin_overruns, overrun.py), then flipped units are flipped back;
 - end of each player turn: continuous-front gaps score for the opponent (§15, [Q38], [Q39]);
   disrupted units recover at the end of the German player turn ([Q14]);
 - end of each Soviet combat phase: the once-per-game German 50 VP for capturing and holding
@@ -32,22 +32,18 @@ from typhoon.games.tmc.rules import (
     SOVIET_COMBAT,
     SOVIET_MOVEMENT,
 )
-from typhoon.games.tmc.state import MOVE, OFF, OVERRUN, RELOCATE, State
+from typhoon.games.tmc.state import MOVE, OFF, RELOCATE, PhaseData, State
 from typhoon.games.tmc.victory import LEVEL_TEXT
 from typhoon.hexgrid import bit_list
 
 
 def end_phase(s: State, events: list[Event]) -> None:
-    """Leave the current phase (after its end-of-phase business) and enter the next one."""
+    """Leave the current phase (after its end-of-phase business) and enter the next one.
+
+    The phase module calls this once its own business is done (a movement phase resolves its
+    pending overruns first, §14.3: movement_phase and combat_phase.begin_overruns)."""
     rules = s.rules
     spec = rules.phases[s.phase]
-    if spec.kind == "movement" and s.step != OVERRUN and s.overruns:
-        s.step = OVERRUN  # §14.3: resolve the overruns before the phase ends
-        s._legal = None
-        from typhoon.games.tmc import overrun
-
-        overrun.begin_resolution(s, events)
-        return
     if spec.kind == "movement":
         s.flipped = 0  # s.overruns is kept (resolved) for the following combat phase (§14.2)
     # End of a player turn: continuous front (§15) and German disruption recovery ([Q14]).
@@ -104,9 +100,7 @@ def enter_phase(s: State, events: list[Event]) -> None:
         judge_supply(s)
     events.append(Event("phase", f"{text}.", {"phase": spec.key, "turn": s.turn}))
     if spec.kind == "combat":
-        from typhoon.games.tmc import combat_phase
-
-        combat_phase.begin(s, events)
+        s.cdata = PhaseData()  # combat_phase.begin: nothing declared yet
 
 
 def judge_supply(s: State) -> None:

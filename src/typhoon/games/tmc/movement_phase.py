@@ -46,7 +46,7 @@ from typing import Any
 
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
-from typhoon.games.tmc import combat, rail, weather
+from typhoon.games.tmc import combat, combat_phase, overrun, rail, weather
 from typhoon.games.tmc.actions import (
     END,
     Action,
@@ -61,8 +61,9 @@ from typhoon.games.tmc.actions import (
     RailMove,
     Relocate,
 )
-from typhoon.games.tmc.combat_phase import full_hexes, piece
+from typhoon.games.tmc.combat_phase import piece
 from typhoon.games.tmc.flow import due_reinforcements, end_phase
+from typhoon.games.tmc.moving import allowance, enter_effects, full_hexes, keep_facts, remaining, remove_unit
 from typhoon.games.tmc.rules import GERMAN, GERMAN_MOVEMENT, SOVIET, STACK_LIMIT, TICKS
 from typhoon.games.tmc.state import MOVE, OVERRUN, RELOCATE, PendingOverrun, State
 from typhoon.hexgrid import bit_list
@@ -117,29 +118,6 @@ def facts(s: State) -> dict[str, Any]:
         }
         c["mv"] = f
     return f
-
-
-def _weather_factor(s: State, u: int) -> Fraction:
-    if s.rules.units[u].side == GERMAN:
-        return weather.german_ma_factor(s.turn, mechanised=s.is_mech(u))
-    return weather.soviet_ma_factor(s.turn)
-
-
-def allowance(s: State, u: int) -> int:
-    """Movement allowance of ``u`` this phase in ticks: printed MA with the halvings (§11, §18)."""
-    memo: dict[tuple[int, int, bool, bool], int] = s._cache.setdefault("allow", {})
-    key = (u, s.turn, s.in_supply(u), bool((s.kg >> u) & 1))
-    got = memo.get(key)
-    if got is None:
-        f = Fraction(s.ma(u) * TICKS) * _weather_factor(s, u)
-        if not key[2]:
-            f /= 2
-        got = memo[key] = int(f)  # exact: TICKS is divisible by 8, and at most three halvings apply
-    return got
-
-
-def remaining(s: State, u: int) -> int:
-    return allowance(s, u) - s.spent.get(u, 0)
 
 
 def hex_limit(s: State, u: int) -> int | None:
@@ -311,30 +289,6 @@ def reach(s: State, u: int) -> Reach:
     return got
 
 
-def keep_facts(s: State, old: dict[str, Any], movers: tuple[int, ...]) -> None:
-    """After phasing units ``movers`` changed place or MP (nothing else changed): keep the
-    phase facts and every other unit's cached reach (``put``/``lift`` cleared the cache)."""
-    # "ovr" (minimal overrun groups by target, candidates and defenders) stays: a plain move
-    # changes no strength, and supply is judged at phase start (State.in_supply).
-    nc = {k: v for k, v in old.items() if k not in ("zoc0", "zoc1", "mv")}
-    f = old.get("mv")
-    if f is not None:
-        nf = dict(f)
-        nu = dict(f["units"])
-        nm = dict(f["may"])
-        for u in movers:
-            nu.pop(u, None)
-            nm.pop(u, None)
-        nf["units"] = nu
-        nf["may"] = nm
-        nc["mv"] = nf
-    side = s.rules.units[movers[0]].side if movers else -1
-    for k in ("zoc0", "zoc1"):
-        if k in old and k != f"zoc{side}":
-            nc[k] = old[k]
-    s._cache = nc
-
-
 # -- legal actions ---------------------------------------------------------------------------
 
 
@@ -342,8 +296,6 @@ def legal(s: State) -> list[Action]:
     if s.step == RELOCATE:
         return _legal_relocate(s)
     if s.step == OVERRUN:
-        from typhoon.games.tmc import overrun
-
         return list(overrun.legal(s))
     out: list[Action] = []
     full = full_hexes(s)
@@ -534,8 +486,6 @@ def _minimal_groups(s: State, h: int, cands: list[int]) -> list[tuple[int, ...]]
 
 def apply(s: State, a: Action, events: list[Event]) -> None:
     if s.step == OVERRUN:
-        from typhoon.games.tmc import overrun
-
         overrun.apply(s, a, events)
         return
     if isinstance(a, End):
@@ -543,6 +493,11 @@ def apply(s: State, a: Action, events: list[Event]) -> None:
             s.step = MOVE
             s._cache = {}
             events.append(Event("step", "EB relocation over.", {}))
+            return
+        if s.overruns:
+            s.step = OVERRUN  # §14.3: resolve the overruns before the phase ends (then flow.end_phase)
+            s._legal = None
+            combat_phase.begin_overruns(s, events)
             return
         end_phase(s, events)
         return
@@ -620,99 +575,6 @@ def do_move(s: State, u: int, path: list[int], left: int, events: list[Event]) -
             {"unit": rules.units[u].id, "path": [ids[h] for h in path]},
         )
     )
-
-
-def enter_effects(s: State, u: int, a: int, b: int, events: list[Event]) -> tuple[bool, bool]:
-    """What unit ``u`` entering hex ``b`` from ``a`` does: rail destroyed or repaired (§16,
-    [Q40]-[Q42]), a defence-line hexside destroyed (German, §19, [Q50]), a lone enemy [#]
-    unit removed (§13.2, [Q32]). Used by moves, advances and retreats alike (COMBAT calls it
-    for advance and retreat). Returns (phase facts changed, rail changed)."""
-    rules = s.rules
-    spec = rules.units[u]
-    side = spec.side
-    ids = rules.grid.ids
-    reset = False
-    rail_changed = False
-    bit = 1 << b
-    if rules.rail_mask & bit:
-        rail_changed = _rail_entry(s, u, b, events)
-    if side == GERMAN:
-        k = rules.dl_index.get((a, b))
-        if k is not None and not (s.dl_destroyed >> k) & 1:
-            s.dl_destroyed |= 1 << k
-            line = rules.dl_sides[k][0]
-            text = f"{rules.dl_names[line]} hexside {ids[a]}/{ids[b]} destroyed"
-            if (
-                s.dl_count(line) >= 5
-                and s.dl_destroyed & rules.dl_line_masks[line] != rules.dl_line_masks[line]
-            ):
-                s.dl_destroyed |= rules.dl_line_masks[line]  # §19.5: five down, the whole line falls
-                text += f"; five hexsides down, the whole {rules.dl_names[line]} falls"
-            events.append(Event("defence_line", text + ".", {"line": rules.dl_names[line]}))
-            reset = True
-    others = s.stacks.get(b, ())
-    lone = len(others) == 1 and rules.units[others[0]].side != side and rules.units[others[0]].bracket
-    if lone and not (s.flipped >> others[0]) & 1:
-        v = others[0]
-        remove_unit(
-            s, v, events, f"{rules.units[v].name} (lone [#]) is removed by {spec.name} entering {ids[b]}"
-        )
-        reset = True
-    return reset, rail_changed
-
-
-def _rail_entry(s: State, u: int, b: int, events: list[Event]) -> bool:
-    rules = s.rules
-    spec = rules.units[u]
-    bit = 1 << b
-    before = (s.rail_normal, s.rail_german, s.rail_soviet, s.rail_cut)
-    if spec.side == GERMAN:
-        enemy_rail = (s.rail_normal | s.rail_soviet) & bit
-        if spec.eb:
-            if not s.rail_german & bit:  # [Q41]: destroyed or Soviet rail becomes German-repaired
-                s.rail_normal &= ~bit
-                s.rail_soviet &= ~bit
-                s.rail_cut &= ~bit
-                s.rail_german |= bit
-        elif enemy_rail:
-            s.rail_normal &= ~bit
-            s.rail_soviet &= ~bit
-            s.rail_cut |= bit
-    else:
-        enemy_rail = s.rail_german & bit
-        own = (s.rail_normal | s.rail_soviet) & bit
-        if spec.eb:
-            if not own:  # [Q42]: Soviet-repaired (or normal with the option)
-                s.rail_german &= ~bit
-                s.rail_cut &= ~bit
-                if rules.flag("soviet_repair_restores_normal"):
-                    s.rail_normal |= bit
-                else:
-                    s.rail_soviet |= bit
-        elif enemy_rail:
-            s.rail_german &= ~bit
-            s.rail_cut |= bit
-    changed = before != (s.rail_normal, s.rail_german, s.rail_soviet, s.rail_cut)
-    if changed:
-        ids = rules.grid.ids
-        if (s.rail_cut & bit) and not (before[3] & bit):
-            events.append(
-                Event("rail", f"Rail at {ids[b]} destroyed and cut by {spec.name}.", {"hex": ids[b]})
-            )
-        else:
-            events.append(Event("rail", f"Rail at {ids[b]} repaired by {spec.name}.", {"hex": ids[b]}))
-    return changed
-
-
-def remove_unit(s: State, v: int, events: list[Event], text: str) -> None:
-    """Eliminate ``v`` outside combat (lone [#] removal) scoring its VP (§23, [Q62])."""
-    from typhoon.games.tmc import victory
-
-    spec = s.rules.units[v]
-    vp = victory.elimination_vp(s.cf(v), mechanised=s.is_mech(v), kg=bool((s.kg >> v) & 1))
-    s.eliminate(v)
-    s.add_vp(1 - spec.side, vp)
-    events.append(Event("eliminated", f"{text}: +{vp} VP.", {"unit": spec.id, "vp": vp}))
 
 
 def _apply_enter(s: State, a: Enter, events: list[Event]) -> None:

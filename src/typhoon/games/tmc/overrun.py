@@ -2,7 +2,7 @@
 
 The movement phase (movement_phase.py, ENGINE helper) declares overruns: participants adjacent
 to the enemy hex reaching 11-1 (GT 1-4 German shift included, [Q35]), defenders flipped, the
-participants stop (§14.1, §14.2, §14.5). When the phase ends, flow.end_phase sets the OVERRUN
+participants stop (§14.1, §14.2, §14.5). When the phase ends, movement_phase sets the OVERRUN
 step and calls :func:`begin_resolution`; each pending overrun, in declaration order, is then
 resolved like a combat (combat_phase.start_battle with ``overrun=True``): strengths, supply
 and terrain judged now (§14.3: "all other effects on strength and on the die roll apply"), one
@@ -12,9 +12,10 @@ die roll on the 11-1 column of the mover's CRT (no lowering, no ignore declarati
 may be attacked in the following combat phase by units that did not overrun it ([Q36]). When
 the last overrun is resolved the phase ends (flow.end_phase again).
 
-Phase-module API used by movement_phase/state: ``begin_resolution``, ``legal``, ``apply``,
-``is_chance``, ``current_player``; combat_phase calls :func:`after_battle`. The index of the
-overrun being resolved is kept in ``State.cdata`` as ("overrun", i) during the OVERRUN step.
+Phase-module API used by movement_phase: ``begin_resolution``, ``legal``, ``apply``,
+``is_chance``, ``current_player`` (State answers the last two itself); combat_phase.finish_battle
+goes on to the next overrun (``after_battle``). The index of the overrun being resolved is kept
+in ``State.cdata`` as ("overrun", i) during the OVERRUN step.
 """
 
 from __future__ import annotations
@@ -25,39 +26,10 @@ from typhoon.games.tmc import combat_phase
 from typhoon.games.tmc.actions import Action
 from typhoon.games.tmc.state import State
 
-
-def _index(s: State) -> int:
-    if len(s.cdata) == 2 and s.cdata[0] == "overrun":
-        return int(s.cdata[1])
-    return 0
-
-
-def begin_resolution(s: State, events: list[Event]) -> None:
-    """End of the movement phase: resolve the pending overruns one after another (§14.3)."""
-    s.cdata = ("overrun", 0)
-    _start(s, events)
-
-
-def _start(s: State, events: list[Event]) -> None:
-    from typhoon.games.tmc.flow import end_phase
-
-    i = _index(s)
-    if i >= len(s.overruns):
-        s.cdata = ()
-        s.combat = None
-        end_phase(s, events)
-        return
-    p = s.overruns[i]
-    for d in s.stacks.get(p.hex, ()):
-        s.flipped &= ~(1 << d)  # face up again for the resolution ([Q36])
-    s._cache = {}
-    combat_phase.start_battle(s, (p.hex,), p.attackers, events, overrun=True)
-
-
-def after_battle(s: State, events: list[Event]) -> None:
-    """combat_phase.finish_battle calls this when an overrun's resolution is over."""
-    s.cdata = ("overrun", _index(s) + 1)
-    _start(s, events)
+# The sequence of overrun battles lives with the battles (combat_phase.finish_battle goes on
+# to the next overrun); these are its names as the OVERRUN step's API.
+begin_resolution = combat_phase.begin_overruns
+after_battle = combat_phase.after_overrun
 
 
 def legal(s: State) -> list[Action]:

@@ -21,11 +21,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
 from typhoon.games.tmc.actions import Action, Arrive, Detrain, Entrain, RailMove
+from typhoon.games.tmc.flow import due_reinforcements
+from typhoon.games.tmc.moving import allowance, full_hexes, keep_facts, remaining
 from typhoon.games.tmc.rules import ENTRAIN_LIMIT, GERMAN, RAIL_TICKS_PER_HEX, SOVIET, STACK_LIMIT, TICKS
 from typhoon.games.tmc.state import MOVE, State
 from typhoon.hexgrid import bit_list
@@ -65,15 +65,11 @@ def relocation_hexes(s: State) -> list[int]:
 
 
 def entrain_cost(s: State, u: int) -> int:
-    from typhoon.games.tmc.movement_phase import allowance
-
     return allowance(s, u) // 2
 
 
 def detrain_cost(s: State, u: int) -> int:
     """A quarter of the MA this phase, rounded up to whole MP (§20.5)."""
-    from typhoon.games.tmc.movement_phase import allowance
-
     quarter_ticks = allowance(s, u)  # ticks; a quarter of it, rounded up to a multiple of TICKS
     return -(-quarter_ticks // (4 * TICKS)) * TICKS
 
@@ -84,15 +80,7 @@ def rail_cost(s: State, hexes: int) -> int:
     return -(-hexes // 30) * TICKS
 
 
-def keep_facts(s: State, old: dict[str, Any], movers: tuple[int, ...]) -> None:
-    from typhoon.games.tmc.movement_phase import keep_facts as keep
-
-    keep(s, old, movers)
-
-
 def _remaining(s: State, u: int) -> int:
-    from typhoon.games.tmc.movement_phase import remaining
-
     return remaining(s, u)
 
 
@@ -219,8 +207,6 @@ def arrival_hexes(s: State, full: int) -> list[int]:
 
 
 def _legal_arrivals(s: State, full: int) -> list[Action]:
-    from typhoon.games.tmc.flow import due_reinforcements
-
     if s.step != MOVE or s.side != SOVIET or s.entrainings >= ENTRAIN_LIMIT:
         return []
     hexes = arrival_hexes(s, full)
@@ -273,11 +259,7 @@ def apply(s: State, a: Action, events: list[Event]) -> None:
             Event("railmove", f"{name} moves by rail {src} to {a.dst} ({r[dst]} hexes).", {"unit": a.unit})
         )
     elif isinstance(a, Arrive):
-        from typhoon.games.tmc.flow import due_reinforcements
-
         h = rules.grid.index.get(a.hex, -1)
-        from typhoon.games.tmc.movement_phase import full_hexes
-
         if (
             u not in due_reinforcements(s, SOVIET)
             or s.entrainings >= ENTRAIN_LIMIT

@@ -57,15 +57,17 @@ Score and clock
 - ``moscow_award``: the once-per-game German 50 VP for capturing Moscow was given ([Q64]).
 - ``turn``: game turn (0 during set-up); ``phase``: index into rules.phases; ``step``: the
   phase's sub-step (movement: RELOCATE, MOVE, OVERRUN; setup: 0; combat: COMBAT's own use).
-- ``combat``: the COMBAT helper's slot for the battle in progress (its own NamedTuple), or
-  None; ``cdata``: any further per-phase combat bookkeeping COMBAT needs (tuple), reset at
-  phase start.
+- ``combat``: the :class:`Battle` in progress (combat phase or overrun), or None; ``cdata``:
+  the combat phase's :class:`PhaseData`, or ("overrun", i) during the OVERRUN step; reset at
+  phase start. The records are defined here so that the state answers whose turn it is
+  without importing the phase modules (they import it).
 - ``result``: None while the game goes on, then "german", "soviet" or "draw";
   ``level``: the victory level text at the end ("Soviet decisive", ...).
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from typhoon.games.statebase import CHANCE, OFF, TERMINAL, StateBase
@@ -85,6 +87,51 @@ class PendingOverrun(NamedTuple):
     hex: int
     attackers: tuple[int, ...]
     defenders: tuple[int, ...]
+
+
+# Stages of the battle being resolved (Battle.stage).
+ODDS, IGNORE, ROLL, LOSS, DISRUPT, RETREAT, ADVANCE = range(7)
+
+
+class Declared(NamedTuple):
+    """One declared attack: defending hexes and attacking units, in declaration order."""
+
+    hexes: tuple[int, ...]
+    attackers: tuple[int, ...]
+
+
+class PhaseData(NamedTuple):
+    """Combat-phase bookkeeping (kept in ``State.cdata``)."""
+
+    declaring: bool = True
+    used: int = 0  # units that attack this phase (bitset over units)
+    hit: int = 0  # hexes attacked this phase (bitset over hexes)
+    battles: tuple[Declared, ...] = ()  # declared, not yet resolved
+    draft: Declared | None = None  # the attack being declared
+
+
+class Battle(NamedTuple):
+    """The combat being resolved (``State.combat``), in the combat phase or an overrun."""
+
+    hexes: tuple[int, ...]
+    attackers: tuple[int, ...]
+    defenders: tuple[int, ...]
+    side: int  # the attacking side
+    stage: int
+    attack: Fraction = Fraction(0)
+    defence: Fraction = Fraction(0)
+    top: int = 0  # highest column the odds allow
+    column: int = 0
+    drm: int = 0
+    ignore: bool = False
+    result: str = ""
+    owed: Fraction = Fraction(0)  # Ex / 1/2Ex / De,Ad quota still owed
+    chosen: int = 0  # attackers already taken as losses or disrupted (bitset)
+    retreating: int = 0  # units still to retreat (bitset)
+    then_attackers: bool = False  # Br: the attackers retreat once the defenders have
+    advance: bool = False  # advance after the retreats (Dr)
+    advanced: int = 0  # units that advanced (bitset)
+    overrun: bool = False
 
 
 class State(StateBase):
@@ -296,14 +343,8 @@ class State(StateBase):
         if self.result is not None:
             return False
         kind = self.rules.phases[self.phase].kind
-        if kind == "combat":
-            from typhoon.games.tmc import combat_phase
-
-            return bool(combat_phase.is_chance(self))
-        if kind == "movement" and self.step == OVERRUN:
-            from typhoon.games.tmc import overrun
-
-            return bool(overrun.is_chance(self))
+        if kind == "combat" or (kind == "movement" and self.step == OVERRUN):
+            return battle_is_chance(self)
         return False
 
     def current_player(self) -> int:
@@ -311,14 +352,8 @@ class State(StateBase):
         if self.result is not None:
             return TERMINAL
         spec = self.rules.phases[self.phase]
-        if spec.kind == "combat":
-            from typhoon.games.tmc import combat_phase
-
-            return int(combat_phase.current_player(self))
-        if spec.kind == "movement" and self.step == OVERRUN:
-            from typhoon.games.tmc import overrun
-
-            return int(overrun.current_player(self))
+        if spec.kind == "combat" or (spec.kind == "movement" and self.step == OVERRUN):
+            return battle_player(self)
         return spec.side
 
     def units_at(self, h: int) -> tuple[int, ...]:
@@ -462,8 +497,42 @@ class State(StateBase):
         self.vp[side] += n
 
 
+def battle_is_chance(s: State) -> bool:
+    """A battle's die roll is due (combat phase or overrun resolution)."""
+    b = s.combat
+    return isinstance(b, Battle) and b.stage == ROLL
+
+
+def battle_player(s: State) -> int:
+    """Who decides during a combat phase or an overrun resolution: CHANCE for the die roll,
+    the retreating units' opponent during retreats (§12.1), else the attacker; with no
+    battle in progress, the phasing side (declarations)."""
+    b = s.combat
+    if isinstance(b, Battle):
+        if b.stage == ROLL:
+            return CHANCE
+        if b.stage == RETREAT:
+            u = (b.retreating & -b.retreating).bit_length() - 1
+            return 1 - s.rules.units[u].side  # §12.1: the opponent routes the retreat
+        return b.side
+    return s.side
+
+
 __all__ = [
+    "ADVANCE",
     "CHANCE",
+    "DISRUPT",
+    "GERMAN",
+    "IGNORE",
+    "LOSS",
+    "ODDS",
+    "RETREAT",
+    "ROLL",
+    "Battle",
+    "Declared",
+    "PhaseData",
+    "battle_is_chance",
+    "battle_player",
     "GERMAN",
     "MOVE",
     "MOVEMENT_STEP_NAMES",

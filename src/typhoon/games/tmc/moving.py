@@ -1,0 +1,168 @@
+"""What moving units share across the phase modules (movement_phase, rail, combat_phase).
+
+A unit's movement allowance and MP left this phase (§11, §18 weather halvings), the upkeep of
+the movement phase's cached facts after a move, the hexes at the stacking limit (§10), and
+what entering a hex does (§16 rail, §19 defence lines, §13.2 lone [#] units), which moves,
+rail arrivals, retreats and advances alike cause. It sits below the phase modules so that
+they need not import one another for it; movement_phase re-exports these names.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from typhoon.events import Event
+from typhoon.games.tmc import victory, weather
+from typhoon.games.tmc.rules import GERMAN, STACK_LIMIT, TICKS
+from typhoon.games.tmc.state import State
+
+
+def full_hexes(s: State) -> int:
+    """Hexes holding the stacking limit (a move, retreat or advance may not end there, §10)."""
+    m = 0
+    for h, us in s.stacks.items():
+        if len(us) >= STACK_LIMIT:
+            m |= 1 << h
+    return m
+
+
+def _weather_factor(s: State, u: int) -> Fraction:
+    if s.rules.units[u].side == GERMAN:
+        return weather.german_ma_factor(s.turn, mechanised=s.is_mech(u))
+    return weather.soviet_ma_factor(s.turn)
+
+
+def allowance(s: State, u: int) -> int:
+    """Movement allowance of ``u`` this phase in ticks: printed MA with the halvings (§11, §18)."""
+    memo: dict[tuple[int, int, bool, bool], int] = s._cache.setdefault("allow", {})
+    key = (u, s.turn, s.in_supply(u), bool((s.kg >> u) & 1))
+    got = memo.get(key)
+    if got is None:
+        f = Fraction(s.ma(u) * TICKS) * _weather_factor(s, u)
+        if not key[2]:
+            f /= 2
+        got = memo[key] = int(f)  # exact: TICKS is divisible by 8, and at most three halvings apply
+    return got
+
+
+def remaining(s: State, u: int) -> int:
+    return allowance(s, u) - s.spent.get(u, 0)
+
+
+def keep_facts(s: State, old: dict[str, Any], movers: tuple[int, ...]) -> None:
+    """After phasing units ``movers`` changed place or MP (nothing else changed): keep the
+    phase facts and every other unit's cached reach (``put``/``lift`` cleared the cache)."""
+    # "ovr" (minimal overrun groups by target, candidates and defenders) stays: a plain move
+    # changes no strength, and supply is judged at phase start (State.in_supply).
+    nc = {k: v for k, v in old.items() if k not in ("zoc0", "zoc1", "mv")}
+    f = old.get("mv")
+    if f is not None:
+        nf = dict(f)
+        nu = dict(f["units"])
+        nm = dict(f["may"])
+        for u in movers:
+            nu.pop(u, None)
+            nm.pop(u, None)
+        nf["units"] = nu
+        nf["may"] = nm
+        nc["mv"] = nf
+    side = s.rules.units[movers[0]].side if movers else -1
+    for k in ("zoc0", "zoc1"):
+        if k in old and k != f"zoc{side}":
+            nc[k] = old[k]
+    s._cache = nc
+
+
+def enter_effects(s: State, u: int, a: int, b: int, events: list[Event]) -> tuple[bool, bool]:
+    """What unit ``u`` entering hex ``b`` from ``a`` does: rail destroyed or repaired (§16,
+    [Q40]-[Q42]), a defence-line hexside destroyed (German, §19, [Q50]), a lone enemy [#]
+    unit removed (§13.2, [Q32]). Used by moves, advances and retreats alike (COMBAT calls it
+    for advance and retreat). Returns (phase facts changed, rail changed)."""
+    rules = s.rules
+    spec = rules.units[u]
+    side = spec.side
+    ids = rules.grid.ids
+    reset = False
+    rail_changed = False
+    bit = 1 << b
+    if rules.rail_mask & bit:
+        rail_changed = _rail_entry(s, u, b, events)
+    if side == GERMAN:
+        k = rules.dl_index.get((a, b))
+        if k is not None and not (s.dl_destroyed >> k) & 1:
+            s.dl_destroyed |= 1 << k
+            line = rules.dl_sides[k][0]
+            text = f"{rules.dl_names[line]} hexside {ids[a]}/{ids[b]} destroyed"
+            if (
+                s.dl_count(line) >= 5
+                and s.dl_destroyed & rules.dl_line_masks[line] != rules.dl_line_masks[line]
+            ):
+                s.dl_destroyed |= rules.dl_line_masks[line]  # §19.5: five down, the whole line falls
+                text += f"; five hexsides down, the whole {rules.dl_names[line]} falls"
+            events.append(Event("defence_line", text + ".", {"line": rules.dl_names[line]}))
+            reset = True
+    others = s.stacks.get(b, ())
+    lone = len(others) == 1 and rules.units[others[0]].side != side and rules.units[others[0]].bracket
+    if lone and not (s.flipped >> others[0]) & 1:
+        v = others[0]
+        remove_unit(
+            s, v, events, f"{rules.units[v].name} (lone [#]) is removed by {spec.name} entering {ids[b]}"
+        )
+        reset = True
+    return reset, rail_changed
+
+
+def _rail_entry(s: State, u: int, b: int, events: list[Event]) -> bool:
+    rules = s.rules
+    spec = rules.units[u]
+    bit = 1 << b
+    before = (s.rail_normal, s.rail_german, s.rail_soviet, s.rail_cut)
+    if spec.side == GERMAN:
+        enemy_rail = (s.rail_normal | s.rail_soviet) & bit
+        if spec.eb:
+            if not s.rail_german & bit:  # [Q41]: destroyed or Soviet rail becomes German-repaired
+                s.rail_normal &= ~bit
+                s.rail_soviet &= ~bit
+                s.rail_cut &= ~bit
+                s.rail_german |= bit
+        elif enemy_rail:
+            s.rail_normal &= ~bit
+            s.rail_soviet &= ~bit
+            s.rail_cut |= bit
+    else:
+        enemy_rail = s.rail_german & bit
+        own = (s.rail_normal | s.rail_soviet) & bit
+        if spec.eb:
+            if not own:  # [Q42]: Soviet-repaired (or normal with the option)
+                s.rail_german &= ~bit
+                s.rail_cut &= ~bit
+                if rules.flag("soviet_repair_restores_normal"):
+                    s.rail_normal |= bit
+                else:
+                    s.rail_soviet |= bit
+        elif enemy_rail:
+            s.rail_german &= ~bit
+            s.rail_cut |= bit
+    changed = before != (s.rail_normal, s.rail_german, s.rail_soviet, s.rail_cut)
+    if changed:
+        ids = rules.grid.ids
+        if (s.rail_cut & bit) and not (before[3] & bit):
+            events.append(
+                Event("rail", f"Rail at {ids[b]} destroyed and cut by {spec.name}.", {"hex": ids[b]})
+            )
+        else:
+            events.append(Event("rail", f"Rail at {ids[b]} repaired by {spec.name}.", {"hex": ids[b]}))
+    return changed
+
+
+def remove_unit(s: State, v: int, events: list[Event], text: str) -> None:
+    """Eliminate ``v`` outside combat (lone [#] removal) scoring its VP (§23, [Q62])."""
+    spec = s.rules.units[v]
+    vp = victory.elimination_vp(s.cf(v), mechanised=s.is_mech(v), kg=bool((s.kg >> v) & 1))
+    s.eliminate(v)
+    s.add_vp(1 - spec.side, vp)
+    events.append(Event("eliminated", f"{text}: +{vp} VP.", {"unit": spec.id, "vp": vp}))
+
+
+__all__ = ["allowance", "enter_effects", "full_hexes", "keep_facts", "remaining", "remove_unit"]
