@@ -80,11 +80,11 @@ def cold_movement_listing(game: str, edition: str, games: int, seed: int = 7) ->
 def search_rollouts_per_s(decisions: int, seed: int = 3) -> float:
     """Battle for Moscow search (level ``search``) against the heuristic: roll-outs per second
     of planning over its first ``decisions`` decisions."""
-    from typhoon.ai.search import SearchPlayer
     from typhoon.game import CHANCE, Game
+    from typhoon.games.bfm.ai.search import SearchPlayer, make_search_player
     from typhoon.players import make_player
 
-    me = make_player("search", seed)
+    me = make_search_player("search")(seed)  # the level's Battle for Moscow player itself
     assert isinstance(me, SearchPlayer)
     other = make_player("heuristic", seed + 1)
     g = Game("bfm", "gdw1986", {}, seed=seed)
@@ -103,10 +103,8 @@ def search_rollouts_per_s(decisions: int, seed: int = 3) -> float:
 def env_steps_per_s(game: str, seconds: float) -> float:
     from typhoon.env import bench as env_bench
 
-    if game == "bfm":
-        steps, dt, _ = env_bench.pettingzoo_steps(seconds)
-    else:
-        steps, dt, _ = env_bench.tmc_pettingzoo_steps(seconds)
+    # A long game (not the default) is timed mid-game, as typhoon bench does.
+    steps, dt, _ = env_bench.pettingzoo_steps(seconds, game=game, mid_game=game != "bfm")
     return steps / dt
 
 

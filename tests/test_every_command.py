@@ -146,7 +146,7 @@ def test_serve(
         listed = c.get("/api/games").json()["games"]
         assert listed[0]["edition_text"] == game_module(key).front_ends.edition_text(_edition(key))
         page = c.get(f"/g/{gid}").text
-        assert f'src="/static/{game_module(key).front_ends.web_page.removesuffix(".html")}.js"' in page
+        assert 'src="/static/board.js"' in page  # the one client page plays every game (issue 11)
     assert (
         main(["serve", "--game", key, "--edition", "no-such-edition", "--port", "0", "--data", str(tmp_path)])
         == 2
@@ -174,6 +174,17 @@ def test_bench(key: str, capsys: pytest.CaptureFixture[str]) -> None:
     lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
     assert _edition(key) in lines.values()
     assert any(name.endswith("random_games_per_s") for name in lines)
+
+
+def test_bench_parts_are_the_registered_games(capsys: pytest.CaptureFixture[str]) -> None:
+    # `bench --only` offers every registered game (the default game is "core"), not a list
+    # written by hand; each game's figures are its own kit's size, on its default edition.
+    from typhoon.bench import EXTRA, parts
+
+    assert parts() == ["core", *(k for k in GAMES if k != DEFAULT_GAME), *EXTRA]
+    with pytest.raises(SystemExit):
+        main(["bench", "--only", "no-such-game"])
+    assert "invalid choice" in capsys.readouterr().err
 
 
 def test_a_bad_game_is_one_line_for_every_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,6 +3,7 @@ plots, and the same results on the local process pool, in one process and on Ray
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import time
@@ -13,6 +14,7 @@ import pytest
 
 from typhoon.cli import main
 from typhoon.errors import OptionError
+from typhoon.games import game_module
 from typhoon.research.study import (
     StudyGame,
     StudyResult,
@@ -101,6 +103,22 @@ def test_study_grid_report_and_plots(tmp_path: Path) -> None:
     )
     tables = text.split("## Headline")[1].split("## Plots")[0]
     assert (tmp_path / "b.md").read_text().split("## Headline")[1].split("## Plots")[0] == tables
+
+
+def test_decisive_capture_comes_from_the_games_kit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 11: the study names no game; the objective's holder is the kit's
+    (FrontEnds.objective_holder). Random play: the Germans took Moscow in two of these games
+    and the Soviets took it back in turn 7 (the decisive capture); a game whose kit has no
+    objective has none."""
+    r = run_study("random", "random", 20, 1, game="bfm", edition="gdw1986")
+    assert [(g.index, g.result, g.decisive_turn) for g in r.games if g.decisive_turn is not None] == [
+        (13, "soviet", 7),
+        (19, "soviet", 7),
+    ]
+    m = game_module("bfm")
+    monkeypatch.setitem(m.__dict__, "front_ends", dataclasses.replace(m.front_ends, objective_holder=None))
+    r = run_study("random", "random", 20, 1, game="bfm", edition="gdw1986")
+    assert all(g.decisive_turn is None for g in r.games)
 
 
 def test_study_tmc_reports_victory_levels(tmp_path: Path) -> None:

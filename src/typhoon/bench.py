@@ -1,7 +1,9 @@
 """Speed figures for ``typhoon bench``. Every figure is ``name: value``, one per line.
 
-The core figures are measured through the game-module interface, so each game gets the same
-ones (Battle for Moscow unprefixed, The Moscow Campaign prefixed ``tmc_``). Other parts add
+The core figures are measured through the game-module interface, so each registered game gets
+the same ones, on its default edition (the registry's default game unprefixed, every other
+game prefixed with its key, e.g. ``<key>_us_per_apply``; how many games each plays is its
+kit's ``bench_games``). Other parts add
 figures by exposing ``bench_figures(quick: bool) -> list[tuple[str, object]]`` in a module
 listed in ``EXTRA`` (skipped when not installed)."""
 
@@ -13,17 +15,19 @@ import statistics
 import time
 from collections.abc import Callable
 
-from typhoon.games import GameModule, game_module
+from typhoon.games import DEFAULT_GAME, GameModule, game_keys, game_module
 
 EXTRA = {"ai": "typhoon.ai.bench", "env": "typhoon.env.bench"}
 
 Figures = list[tuple[str, object]]
 
 
-def random_game(seed: int, edition: str = "gdw1986", game: str = "bfm") -> int:
-    """One full game, both sides uniform over the legal actions, dice from the same generator.
-    Returns the number of actions."""
+def random_game(seed: int, edition: str | None = None, game: str = DEFAULT_GAME) -> int:
+    """One full game, both sides uniform over the legal actions, dice from the same generator
+    (``edition`` None: the game's default). Returns the number of actions."""
     m = game_module(game)
+    if edition is None:
+        edition = m.default_edition
     rng = random.Random(seed)
     s = m.new_game(edition, {})
     n = 0
@@ -36,16 +40,20 @@ def random_game(seed: int, edition: str = "gdw1986", game: str = "bfm") -> int:
 
 def core_figures(
     quick: bool = False,
-    edition: str = "gdw1986",
-    game: str = "bfm",
+    edition: str | None = None,
+    game: str = DEFAULT_GAME,
     games: int | None = None,
     timed_games: int | None = None,
 ) -> Figures:
-    """Random full games per second and the cost of one legal-action listing and one apply.
-    Figures of games other than Battle for Moscow carry the game's key as a prefix."""
+    """Random full games per second and the cost of one legal-action listing and one apply
+    (``edition`` None: the game's default; ``games``/``timed_games`` None: the game's
+    ``bench_games``). Figures of games other than the default game carry its key as a prefix."""
     m: GameModule = game_module(game)
-    pre = "" if game == "bfm" else f"{game}_"
-    n_games = games if games is not None else (20 if quick else 100)
+    if edition is None:
+        edition = m.default_edition
+    sizes = m.front_ends.bench_games[1 if quick else 0]
+    pre = "" if m.key == DEFAULT_GAME else f"{m.key}_"
+    n_games = games if games is not None else sizes[0]
     # Full random games on one core.
     t0 = time.perf_counter()
     actions = sum(random_game(1000 + i, edition, game) for i in range(n_games))
@@ -61,7 +69,7 @@ def core_figures(
     legal_t: list[float] = []
     apply_t: list[float] = []
     pc = time.perf_counter
-    n_timed = timed_games if timed_games is not None else (5 if quick else 20)
+    n_timed = timed_games if timed_games is not None else sizes[1]
     for _ in range(n_timed):
         s = m.new_game(edition, {})
         while s.result is None:
@@ -83,22 +91,23 @@ def core_figures(
     return out
 
 
-def tmc_figures(quick: bool = False) -> Figures:
-    """The Moscow Campaign, scenario 1 (GT 1-8): fewer games, they are long."""
-    return core_figures(quick, edition="1", game="tmc", games=1 if quick else 3, timed_games=1)
-
-
 def _p95(xs: list[float]) -> float:
     ys = sorted(xs)
     return ys[min(len(ys) - 1, int(0.95 * len(ys)))]
 
 
+def parts() -> list[str]:
+    """What ``--only`` chooses: "core" (the default game), every other registered game's key,
+    and the extra parts."""
+    return ["core", *(k for k in game_keys() if k != DEFAULT_GAME), *EXTRA]
+
+
 def all_figures(quick: bool = False, only: str | None = None) -> Figures:
+    """Every registered game's core figures (the default game's first), then the extra parts'."""
     out: Figures = []
-    if only in (None, "core"):
-        out += core_figures(quick)
-    if only in (None, "tmc"):
-        out += tmc_figures(quick)
+    for key in [DEFAULT_GAME, *(k for k in game_keys() if k != DEFAULT_GAME)]:
+        if only in (None, "core" if key == DEFAULT_GAME else key):
+            out += core_figures(quick, game=key)
     for part, mod_name in EXTRA.items():
         if only not in (None, part):
             continue
@@ -111,4 +120,4 @@ def all_figures(quick: bool = False, only: str | None = None) -> Figures:
     return out
 
 
-__all__ = ["all_figures", "core_figures", "random_game", "tmc_figures"]
+__all__ = ["all_figures", "core_figures", "parts", "random_game"]

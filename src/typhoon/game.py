@@ -1,6 +1,6 @@
 """A game in progress: the current state, the dice, the history and undo (its record: typhoon.record).
 
-    game = Game(seed=1)                      # Battle for Moscow, GDW 1986 rules
+    game = Game(seed=1)                      # the default game, its default edition
     game.play_text("setup standard")         # Soviet set-up
     game.play(game.legal_actions()[0])
     game.roll_dice()                         # settles any die roll that is due

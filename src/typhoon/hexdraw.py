@@ -1,6 +1,6 @@
-"""Flat-topped hex geometry for the SVG drawings of the TMC map (the inspection map of
-:mod:`typhoon.games.tmc.mapsvg` and the board of :mod:`typhoon.games.tmc.websvg`): each draws at its
-own scale, so these take a hex's centre and circumradius in drawing units."""
+"""Flat-topped hex geometry for SVG drawings of a hex map (a game's board for the browser, an
+inspection map): each drawing has its own scale, so these take a hex's centre and
+circumradius in drawing units."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Hex geometry for maps numbered CCRR with flat-topped hexes in vertical columns.
 
 Columns are counted west to east from 01, rows north to south from 01. One column parity
-is drawn half a hex lower than the other ("shifted down"); on the Battle for Moscow map the
-even columns are lower, which is Red Blob Games' "odd-q" layout with 0-based columns.
-Columns may have different lengths by parity (the VPG map has 11 rows in odd columns).
+is drawn half a hex lower than the other ("shifted down"); with the even columns lower this
+is Red Blob Games' "odd-q" layout with 0-based columns. Columns may have different lengths by
+parity (a map may have one row more in its odd columns).
 
 Hexes get integer indices laid out column by column with one spare slot after each column:
 index = (column - 1) * stride + (row - 1), stride = longest column + 1. The spare slots are

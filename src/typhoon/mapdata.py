@@ -1,4 +1,4 @@
-"""Validation helpers shared by the map loaders (typhoon.hexmap for BfM, games.tmc.tmcmap).
+"""Validation helpers shared by the map loaders (typhoon.hexmap and the games' own loaders).
 
 Each helper turns one field of a JSON map file into hex indices on a grid, raising DataError
 with the field's name and the offending value, so every map format reports errors alike.

@@ -3,8 +3,8 @@
 A record is the whole game: save, load, replay, play-by-email and training trajectories are
 all this one format. It is plain text, one action per line::
 
-    [Game "bfm"]
-    [Edition "gdw1986"]
+    [Game "KEY"]                 (the game's registry key)
+    [Edition "EDITION"]
     [Options "crt_4to1_die3=DR german_replacements=every_turn ..."]
     [Seed "1"]
     [Dice "mt"]                  (absent: "mt"; "sha256" for a secret-seeded game)
@@ -13,7 +13,7 @@ all this one format. It is plain text, one action per line::
     [Soviet "heuristic"]
     [Date "2026-12-02"]
     [Result "soviet"]
-    [Final "bfm ed=gdw1986 ..."]
+    [Final "KEY ed=EDITION ..."]
 
     1. S setup standard
     2. G place XXIV 0409
@@ -43,7 +43,7 @@ _HEADER_NAME = re.compile(r"^\[(\w{1,40})\s")
 _ENTRY = re.compile(r"^([0-9]{1,9})\.\s+([A-Z*])\s+(.+)$")
 MAX_RECORD_BYTES = 5_000_000
 MAX_HEADER_VALUE = 2_000  # characters in one header's value...
-MAX_FINAL_VALUE = 100_000  # ...but [Final] holds a whole position (~12,000 for a Moscow Campaign)
+MAX_FINAL_VALUE = 100_000  # ...but [Final] holds a whole position (~12,000 for a large game)
 MAX_HEADERS = 64
 MAX_HEADER_TOTAL = 200_000  # characters in all the header lines together
 MAX_ACTION_LINE = 2_000

@@ -28,7 +28,7 @@ from typhoon.players import Player, make_player, player_names
 MAX_GAMES = 32  # games a server keeps (the oldest is dropped)
 MAX_LISTED = 200  # legal actions listed at most per call
 MAX_RADIUS = 3
-MAX_AI_ACTIONS = 20_000  # a safety bound on one `act` (a tmc AI turn is hundreds of actions)
+MAX_AI_ACTIONS = 20_000  # a safety bound on one `act` (a large game's AI turn is hundreds of actions)
 
 
 @dataclass
@@ -48,6 +48,33 @@ def _words(game: Game) -> FrontEnds:
     if fe.position_words is None or fe.hex_words is None or fe.odds_words is None:
         raise OptionError(f"{game.module.title} has no words for the MCP server yet")
     return fe
+
+
+def _one_of(items: list[str]) -> str:
+    """ "a", "a or b", "a, b or c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+def _editions_text(key: str) -> str:
+    """A game's editions for the tool's description: "1-24" for consecutive numbers, else
+    the keys with slashes."""
+    m = game_module(key)
+    eds = list(m.editions())
+    if all(e.isdigit() for e in eds) and [int(e) for e in eds] == list(
+        range(int(eds[0]), int(eds[0]) + len(eds))
+    ):
+        return f"the {m.edition_word} {eds[0]}-{eds[-1]}"
+    return "/".join(eds)
+
+
+def games_text() -> tuple[str, str]:
+    """The registered games as the server's instructions name them ("Title (key)") and as
+    new_game's description does ("key (Title); edition: key EDITIONS")."""
+    keys = [DEFAULT_GAME, *(k for k in game_keys() if k != DEFAULT_GAME)]
+    play = _one_of([f"{game_module(k).title} ({k})" for k in keys])
+    arg = _one_of([f"{k} ({game_module(k).title})" for k in keys])
+    eds = ", ".join(f"{k} {_editions_text(k)}" for k in keys)
+    return play, f"game: {arg}; edition: {eds}"
 
 
 def _grid(state: Any) -> Any:
@@ -207,9 +234,10 @@ def build_server(tables: Tables | None = None) -> Any:
         raise OptionError("`typhoon mcp` needs the MCP SDK: pip install 'typhoon[mcp]'") from None
 
     tb = tables or Tables()
+    play, game_arg = games_text()
     server = MCPServer(
         "typhoon",
-        instructions="Play Battle for Moscow (bfm) or The Moscow Campaign (tmc) against Typhoon's AI. "
+        instructions=f"Play {play} against Typhoon's AI. "
         "Start with new_game, read position, list legal_actions, preview_attack before attacking, "
         "then act with one action in the game's notation.",
     )
@@ -220,7 +248,11 @@ def build_server(tables: Tables | None = None) -> Any:
         except TyphoonError as exc:  # a bad request: an error result with the reason; nothing changed
             raise ToolError(str(exc)) from None
 
-    @server.tool()
+    @server.tool(
+        description=f"Start a game against the built-in AI. {game_arg} (empty: the default); "
+        "side: german or soviet; level: random, heuristic, search, ...; options: rule options "
+        "NAME=VALUE. Returns the game id and the position."
+    )
     def new_game(
         game: str = DEFAULT_GAME,
         edition: str = "",
@@ -229,11 +261,6 @@ def build_server(tables: Tables | None = None) -> Any:
         seed: int | None = None,
         options: dict[str, str] | None = None,
     ) -> str:
-        """Start a game against the built-in AI. game: bfm (Battle for Moscow) or tmc (The
-        Moscow Campaign); edition: bfm gdw1986/vpg2009, tmc the scenario 1-24 (empty: the
-        default); side: german or soviet; level: random, heuristic, search, ...; options:
-        rule options NAME=VALUE. Returns the game id and the position."""
-
         def start() -> str:
             gid, text = tb.new_game(game, edition or None, side, level, seed, options)
             return f"game_id: {gid}\n{text}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from typhoon.bench import all_figures, core_figures
+from typhoon.bench import all_figures, core_figures, parts
 from typhoon.cli.common import add_edition_option, add_game_option
 from typhoon.errors import OptionError
 from typhoon.games import game_module
@@ -13,7 +13,12 @@ from typhoon.games import game_module
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("bench", help="print speed figures (name: value per line)")
     p.add_argument("--quick", action="store_true", help="fewer games (rough figures)")
-    p.add_argument("--only", choices=["core", "tmc", "ai", "env"], default=None)
+    p.add_argument(
+        "--only",
+        choices=parts(),
+        default=None,
+        help="one part: core (the default game), a game's key, ai, env",
+    )
     add_game_option(p)
     add_edition_option(p, extra="; with --game")
     p.add_argument("--games", type=int, default=None, help="with --game: random games to time")

@@ -3,7 +3,7 @@
 The checks are the game package's ``invariants`` module: ``problems(state)`` after every step,
 and where the game has them ``vp_problems(before, after)`` (each step), ``legal_problems(state,
 legal)`` (each decision) and ``phase_problems(state)`` (once per phase: slower checks, such as
-The Moscow Campaign's supply recomputed by a plain search)."""
+a game's supply recomputed by a plain search)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description="Play GAMES games per cell of the grid (every combination of the --grid axes) "
         "between players A and B, alternating sides, and write a Markdown report with PNG plots "
         "(win rate per side with 95%% Wilson intervals, game length, turn of the decisive capture, "
-        "victory levels for tmc). Game i of the run uses seed SEED+i on any backend.",
+        "victory levels where the game has them). Game i of the run uses seed SEED+i on any backend.",
     )
     p.add_argument("a", metavar="PLAYER_A", nargs="?")
     p.add_argument("b", metavar="PLAYER_B", nargs="?")
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         action="append",
         default=[],
         metavar="NAME=V1,V2",
-        help="an axis of the grid: a rule option, or 'edition' (tmc: the scenario numbers); repeatable",
+        help="an axis of the grid: a rule option, or 'edition' (or 'scenario': the game's editions); repeatable",
     )
     p.add_argument("--games", type=int, default=20, help="games per cell (default 20)")
     p.add_argument("--seed", type=int, default=1)

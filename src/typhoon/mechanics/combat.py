@@ -1,8 +1,8 @@
 """Odds, column shifts and combat-results-table lookup for odds-ratio CRTs.
 
-Two styles of table share this module: Battle for Moscow's integer ``n:1`` columns (strengths
-in half points, :func:`odds_column`) and tables whose columns are listed ratios such as
-``1-2 … 11-1`` with exact fractional strengths (:func:`ratio_column`, The Moscow Campaign).
+Two styles of table share this module: integer ``n:1`` columns (strengths in half points,
+:func:`odds_column`) and tables whose columns are listed ratios such as ``1-2 … 11-1`` with
+exact fractional strengths (:func:`ratio_column`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """Retreats: a unit moved away from its hex, never into forbidden hexes.
 
-Battle for Moscow retreats several hexes along a path (:func:`retreat_paths`); The Moscow
-Campaign retreats one hex, chosen among the hexes reachable across passable hexsides
-(:func:`one_hex_retreats`).
+Two kinds: a retreat of several hexes along a path (:func:`retreat_paths`), and a retreat of
+one hex, chosen among the hexes reachable across passable hexsides (:func:`one_hex_retreats`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Zones of control, floods and communication paths, as bitsets over hex indices.
 
-Shared by Battle for Moscow (communication to the map edge) and The Moscow Campaign (supply
-lines of limited length, rail networks, the continuous front). Hex sets are Python ints, one
+For the games' communication paths to a map edge, supply lines of limited length, rail
+networks and continuous fronts. Hex sets are Python ints, one
 bit per hex index (typhoon.hexgrid); ``expand`` grows a set by one hex in every direction.
 """
 

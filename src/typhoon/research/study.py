@@ -1,15 +1,16 @@
-"""Balance studies (issue 16 point 4): one pairing of players over a grid of editions (or The
-Moscow Campaign's scenarios) and rule options, and a report in Markdown with PNG plots.
+"""Balance studies (issue 16 point 4): one pairing of players over a grid of editions (or a
+game's scenarios) and rule options, and a report in Markdown with PNG plots.
 
 Per cell: the win rate of each side with 95% Wilson intervals, the game length, the turn of the
-decisive capture and, for The Moscow Campaign, the distribution of victory levels. Players A
+decisive capture and, for a game whose states have a victory level, their distribution. Players A
 and B alternate sides (A is German in even games), so a side's win rate is the game's balance
 and not one player's strength. Game ``i`` of cell ``c`` is the run's game ``c * games + i`` and
 uses seed ``seed + c * games + i``: the same study on any backend gives the same games.
 
-The decisive capture is the last time Moscow passed to the side that went on to win (the
-holder as the rules define it: a side with a unit in Moscow and no enemy there); a game the
-winner won without ever taking Moscow from the other side has none.
+The decisive capture is the last time the game's key objective (Moscow, in the games so far)
+passed to the side that went on to win, its holder as the game's kit says
+(``FrontEnds.objective_holder``); a game the winner won without ever taking it from the other
+side, or a game with no such objective, has none.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ EDITION_KEYS = ("edition", "scenario")
 
 @dataclass(frozen=True)
 class Cell:
-    """One point of the grid: an edition (tmc: a scenario), the options in force, and the
+    """One point of the grid: an edition (or scenario), the options in force, and the
     value of each axis of the grid (in the axes' order)."""
 
     edition: str | None
@@ -113,24 +114,20 @@ def grid_cells(
     return cells
 
 
-def _moscow_holder(module: Any, state: Any) -> int:
-    fn = getattr(state, "moscow_holder", None)
-    if callable(fn):
-        return int(fn())
-    from typhoon.games.bfm.flow import moscow_holder
-
-    return moscow_holder(state)
+def _no_objective(state: Any) -> int:
+    return -1
 
 
 def play_study_game(job: StudyJob) -> StudyGame:
-    """One game of a study, with the turn of every change of Moscow's holder."""
+    """One game of a study, with the turn of every change of the objective's holder."""
     t0 = time.perf_counter()
     a_german = job.game_in_cell % 2 == 0
     pa = make_player(job.a, player_seed(job.seed, 0))
     pb = make_player(job.b, player_seed(job.seed, 1))
     players = [pa, pb] if a_german else [pb, pa]
     g = Game(job.game, job.edition, dict(job.options), seed=job.seed)
-    holder = _moscow_holder(g.module, g.state)
+    objective_holder = g.module.front_ends.objective_holder or _no_objective
+    holder = objective_holder(g.state)
     taken: dict[int, int] = {}  # side -> the last turn it took Moscow from the other side
     last_side = holder
     observers = [p for p in players if callable(getattr(p, "observe", None))]
@@ -145,7 +142,7 @@ def play_study_game(job: StudyJob) -> StudyGame:
                 g.play(players[who].choose(g.state, g.legal_actions()))
             for p in observers:
                 p.observe(g)  # type: ignore[attr-defined]
-            holder = _moscow_holder(g.module, g.state)
+            holder = objective_holder(g.state)
             if holder in (0, 1) and holder != last_side:
                 if last_side in (0, 1):
                     taken[holder] = int(g.state.turn)
