@@ -25,6 +25,7 @@ from .state import (
     Air,
     Airdrop,
     Attack,
+    Base,
     Battle,
     Bomb,
     Cancel,
@@ -50,6 +51,7 @@ from .state import (
 MOSCOW, TULA, VORONEZH = hex_index("I7"), hex_index("F6"), hex_index("A9")
 GERMAN_VICTORY = tuple(hex_index(x) for x in ("H1", "D3", "I7"))  # Smolensk, Bryansk, Moscow (seed)
 SOVIET_VICTORY = tuple(hex_index(x) for x in ("K5", "J3", "I7", "H3", "D3", "A9"))  # seed
+BOMBERS = "StratBomb"
 
 
 # ----------------------------------------------------------------------------- geometry
@@ -627,7 +629,39 @@ def _air_available(s: State, u: int) -> bool:
         and sp.turn <= s.turn
         and not s.air_used >> u & 1
         and s.down[u] < s.turn
+        and (sp.id != BOMBERS or bombers_based(s))
     )
+
+
+def _tracks_base(s: State) -> bool:
+    return (
+        s.rules.opt("air") == "on" and s.rules.opt("bomber_base") == "track" and BOMBERS in s.rules.unit_index
+    )
+
+
+def bombers_based(s: State) -> bool:
+    """8.1, 8.4 (reading): the Strategic Bombers fly only from a base city or town that is
+    Soviet-held (last occupied by a Soviet unit) and free of German units; a lost base grounds
+    them until the Soviet rebases them in a Russian Replacement phase."""
+    if not _tracks_base(s):
+        return True
+    h = s.base
+    return h >= 0 and s.controller(h) == SOVIET and not s.occupied(GERMAN) >> h & 1
+
+
+def _base_actions(s: State, setup: bool) -> list[Any]:
+    """Set-up (13, seed): any city or town the Soviet holds; later (reading): a Soviet-held city
+    or town in Soviet supply, once a phase."""
+    r = s.rules
+    german = s.occupied(GERMAN)
+    length = supply_lengths(s, SOVIET)
+    out: list[Any] = []
+    for h in range(len(r.terrain)):
+        if not r.places >> h & 1 or german >> h & 1 or s.controller(h) != SOVIET or h == s.base:
+            continue
+        if setup or supply_line(s, SOVIET, h) <= length:
+            out.append(Base(BOMBERS, hex_id(h)))
+    return out
 
 
 def _german_air_left(s: State) -> bool:
@@ -646,7 +680,7 @@ def _interceptors(s: State, b: Battle) -> list[int]:
     if side == GERMAN and not _german_air_left(s):
         return out  # 8.1: one German air unit a turn in Mud and Snow, interceptions included
     for u, sp in enumerate(s.rules.units):
-        if sp.side != side or not _air_available(s, u) or sp.id == "StratBomb":
+        if sp.side != side or not _air_available(s, u) or sp.id == BOMBERS:
             continue
         if sp.id == "6IK" and distance(b.target, MOSCOW) > int(
             s.rules.tables["air"]["interceptor_range_of_moscow"]
@@ -685,6 +719,8 @@ def _legal(s: State) -> list[Any]:
         return [*out, End()]
     if kind == "reinforce":
         return _reinforce_actions(s)
+    if kind == "setup":
+        return _base_actions(s, setup=True)
     if kind == "isolation" and s.iso:
         return [Lose(_spec(s, u).id) for u in s.iso[0]]
     return [End()]
@@ -779,8 +815,8 @@ def _battle_actions(s: State, b: Battle) -> list[Any]:
 def _air_choices(s: State, b: Battle) -> list[Any]:
     if not b.attackers or s.rules.opt("air") != "on":
         return []
-    if not any(in_supply(s, u) for u in b.attackers):
-        return []  # 8.3 range: from a supplied ground unit (reading)
+    # 8.3 range: from a supplied ground unit (reading); 8.4 the bombers: any range from their base.
+    ranged = any(in_supply(s, u) for u in b.attackers)
     air = s.rules.tables["air"]
     if s.side == GERMAN:
         if len(b.air) >= int(air["german_per_target"]) or not _german_air_left(s):
@@ -789,7 +825,8 @@ def _air_choices(s: State, b: Battle) -> list[Any]:
         return []
     out = []
     for u, sp in enumerate(s.rules.units):
-        if sp.side == s.side and sp.id != "6IK" and _air_available(s, u) and u not in b.air:
+        flies = ranged or (sp.id == BOMBERS and _tracks_base(s))
+        if flies and sp.side == s.side and sp.id != "6IK" and _air_available(s, u) and u not in b.air:
             out.append(Air(sp.id))
     return out
 
@@ -836,6 +873,8 @@ def _reinforce_actions(s: State) -> list[Any]:
         if s.status[u] != DISPERSED and r.rail_hexes >> s.loc[u] & 1:
             out += [Rail(r.units[u].id, hex_id(h)) for h in rail_options(s, u)]
     out += [Disband(r.units[u].id) for u in sov]
+    if _tracks_base(s) and not s.based:
+        out += _base_actions(s, setup=False)
     if not s.ordered:
         out += [Order(m) for m in ("none", "all", "front", "moscow") if m != s.noretreat]
     if not placeable:
@@ -902,6 +941,12 @@ def _step(s: State, a: Any, events: list[Event]) -> State:
             extra = {"repl": s.repl - _cost(s, r.units[u]), "entered": s.entered | 1 << h}
         events.append(Event(k, f"{a.unit} enters at {a.hex}.", {}))
         return _update_control(s.replace(loc=tuple(loc), status=tuple(st), **extra))
+    if k == "base":
+        h = _hid(a.hex)
+        events.append(Event("base", f"The Strategic Bombers are based at {a.hex}.", {}))
+        if s.phase_spec.kind == "setup":
+            return _end_phase(s.replace(base=h), events)
+        return s.replace(base=h, based=True)
     if k == "disband":
         loc = list(s.loc)
         loc[_uid(s, a.unit)] = ELIM
@@ -1084,7 +1129,9 @@ def _end_phase(s: State, events: list[Event]) -> State:
         s = s.replace(
             status=tuple(SPENT if (s.br_used >> u & 1 and x == READY) else x for u, x in enumerate(s.status))
         )
-    s = s.replace(phase=s.phase + 1, moved=0, br_used=0, hit=0, att_from=0, entered=0, ordered=False)
+    s = s.replace(
+        phase=s.phase + 1, moved=0, br_used=0, hit=0, att_from=0, entered=0, ordered=False, based=False
+    )
     return _advance(s, events)
 
 
@@ -1098,6 +1145,11 @@ def _advance(s: State, events: list[Event]) -> State:
             events.append(Event("turn", f"Game-turn {s.turn} ({s.rules.dates[s.turn]}, {s.weather}).", {}))
             continue
         p = PHASES[s.phase]
+        if p.kind == "setup":
+            if s.turn == 1 and s.base < 0 and _tracks_base(s):
+                return s  # the Soviet chooses the bombers' base before the German's first player-turn
+            s = s.replace(phase=s.phase + 1)
+            continue
         if p.kind == "recover":
             st = tuple(
                 READY if (x == DISPERSED and s.rules.units[u].side == p.side) else x

@@ -35,6 +35,8 @@ def problems(s: State) -> list[str]:
         out.append(f"phase {s.phase} out of range")
     if s.repl < 0:
         out.append("negative replacement factors")
+    if s.base != -1 and not (0 <= s.base < n and r.places >> s.base & 1):
+        out.append(f"the Strategic Bombers' base {s.base} is not a city or town")
     if s.result is None and not legal_actions(s):
         out.append("no legal action in a live position")
     return out

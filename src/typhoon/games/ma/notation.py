@@ -1,6 +1,6 @@
 """Moscow Attacked! notation. Actions: ``move 13A D4``, ``rail 16A I7``, ``reinforce 5A I7``,
 ``replace 19A I7``, ``disband 33A``, ``order all|front|moscow|none``, ``bomb VIIIFK``, ``attack 56PzK I3``, ``air VIIIFK``,
-``airdrop IIFK H3``, ``fire``, ``cancel``, ``intercept 6IK``, ``pass``, ``noretreat yes|no``,
+``airdrop IIFK H3``, ``base StratBomb I7``, ``fire``, ``cancel``, ``intercept 6IK``, ``pass``, ``noretreat yes|no``,
 ``exchange yes|no``, ``lose 4A``, ``disperse 4A``, ``retreat H3-H4`` (``retreat -`` = 0 hexes),
 ``stay``, ``advance 7PzDiv I3``, ``end``, ``roll 4``. Positions: ``ma <edition> <json>`` on one
 line, read back exactly.
@@ -19,6 +19,7 @@ from .state import (
     Air,
     Airdrop,
     Attack,
+    Base,
     Battle,
     Bomb,
     Cancel,
@@ -43,7 +44,7 @@ from .state import (
 )
 
 _UNIT_HEX = {"move": Move, "rail": Rail, "reinforce": Reinforce, "replace": Replace, "attack": Attack}
-_UNIT_HEX2 = {"airdrop": Airdrop, "advance": Advance}
+_UNIT_HEX2 = {"airdrop": Airdrop, "advance": Advance, "base": Base}
 _UNIT = {
     "bomb": Bomb,
     "disband": Disband,
@@ -134,6 +135,8 @@ _FIELDS = (
     "att_from",
     "panic",
     "iso",
+    "base",
+    "based",
     "result",
 )
 

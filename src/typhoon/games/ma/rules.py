@@ -78,6 +78,12 @@ OPTION_SPECS: dict[str, dict[str, Any]] = {
         "choices": ["3", "2"],
         "note": "rules_en.md 5: at most 3 ground units (or 2, after TRP), at most 1 army-level, per hex",
     },
+    "bomber_base": {
+        "default": "track",
+        "choices": ["track", "free"],
+        "note": "8.1, 8.4 (reconstruction): the Strategic Bombers fly only while their base city (chosen at "
+        "set-up, changed in a Russian Replacement phase) is Soviet-held, or ignore the base (unlimited range)",
+    },
     "air": {
         "default": "on",
         "choices": ["on", "off"],

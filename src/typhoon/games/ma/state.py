@@ -26,6 +26,9 @@ class PhaseSpec(NamedTuple):
 
 
 PHASES: tuple[PhaseSpec, ...] = (
+    # 13 (seed): the Soviet sets up the Strategic Bombers "on any city or town" he chooses; a
+    # decision only before game-turn 1, skipped on every later turn.
+    PhaseSpec("setup", "Soviet set-up: Strategic Bombers base", SOVIET, "setup"),
     PhaseSpec("g_initial", "German Initial Phase", GERMAN, "recover"),
     PhaseSpec("g_prepared", "German Prepared Attacks", GERMAN, "combat"),
     PhaseSpec("g_movement", "German Operational Movement", GERMAN, "movement"),
@@ -67,6 +70,12 @@ class Replace(NamedTuple):
     unit: str
     hex: str
     kind: str = "replace"
+
+
+class Base(NamedTuple):
+    unit: str  # the Strategic Bombers choose (set-up) or change (Replacement phase) their base city
+    hex: str
+    kind: str = "base"
 
 
 class Disband(NamedTuple):
@@ -211,6 +220,8 @@ class State:
     att_from: int = 0  # bitset of hexes from which the phasing side attacked this phase
     panic: bool = False  # Moscow bombed to PANIC this game-turn: +1 column to German attacks
     iso: tuple[tuple[int, ...], ...] = ()  # isolated groups still to lose a unit
+    base: int = -1  # the Strategic Bombers' base city (8.1, 8.4), -1 = not (yet) chosen
+    based: bool = False  # the base was changed this phase
     battle: Battle | None = None
     result: str | None = None
     _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
@@ -257,11 +268,16 @@ class State:
         return [u for u, x in enumerate(self.loc) if x == h]
 
     def occupied(self, side: int) -> int:
+        key = "occ0" if side == 0 else "occ1"
+        memo = self._memo.get(key)
+        if memo is not None:
+            return memo  # type: ignore[no-any-return]
         units = self.rules.units
         out = 0
         for u, x in enumerate(self.loc):
             if x >= 0 and units[u].side == side:
                 out |= 1 << x
+        self._memo[key] = out
         return out
 
     def controller(self, h: int) -> int:

@@ -1,0 +1,341 @@
+"""Moscow Attacked! AI pieces for the AI framework (docs/AI.md, KIT2.md "The AI contract"):
+``evaluate`` (required: the framework's generic levels are built on it) and ``LEVELS`` with the
+game's own rule-based heuristic player (also the player of ``calibrate.py``).
+
+``evaluate`` scores the victory conditions of seed 001 (section 12): the German wins by holding
+Smolensk, Bryansk and Moscow in supply; otherwise the Soviet wins the basic game and the
+campaign is a draw unless the Soviet holds his six cities from turn 7. So it weighs Moscow and
+the German's distance from it against the calendar, the victory cities, the strength on the map
+and supply. It is cheap (two supply searches, cached on the state) and deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .engine import (
+    GERMAN_VICTORY,
+    MOSCOW,
+    SOVIET_VICTORY,
+    apply_unchecked,
+    bombers_based,
+    distance,
+    in_supply,
+    odds,
+    supply_lengths,
+    supply_line,
+)
+from .rules import GERMAN, SOVIET
+from .rules import hex_index as _hex
+from .state import DISPERSED, READY, Attack, Battle, State
+
+RESULT_VALUE = {"german": 1.0, "soviet": -1.0, "draw": 0.0}
+START_DISTANCE = 6  # Smolensk (H1) to Moscow (I7), the German start line
+
+
+def _strength(s: State, side: int) -> float:
+    r = s.rules
+    total = 0.0
+    for u, h in enumerate(s.loc):
+        sp = r.units[u]
+        if h >= 0 and sp.side == side:
+            total += (sp.attack + sp.defense) * (0.6 if s.status[u] == DISPERSED else 1.0)
+    return total
+
+
+def moscow_distance(s: State) -> int:
+    """Hexes from Moscow to the nearest German ground unit (0: a German unit is in Moscow)."""
+    r = s.rules
+    ds = [distance(h, MOSCOW) for u, h in enumerate(s.loc) if h >= 0 and r.units[u].side == GERMAN]
+    return min(ds) if ds else 99
+
+
+def german_score(s: State) -> float:
+    """The position for the German side in [-1, 1] (1 = won)."""
+    if s.result is not None:
+        return RESULT_VALUE.get(s.result, 0.0)
+    r = s.rules
+    g, sv = _strength(s, GERMAN), _strength(s, SOVIET)
+    material = math.log((g + 1.0) / (sv + 1.0))  # about 0.5 at the start
+    held = sum(
+        (2.0 if h == MOSCOW else 0.5)
+        for h in GERMAN_VICTORY
+        if s.controller(h) == GERMAN and supply_line(s, GERMAN, h) <= supply_lengths(s, GERMAN)
+    )
+    soviet_cities = sum(1 for h in SOVIET_VICTORY if s.controller(h) == SOVIET) / len(SOVIET_VICTORY)
+    # The German has (last_turn - turn) turns left to close the distance to Moscow.
+    left = max(0, r.last_turn - s.turn)
+    d = min(moscow_distance(s), 12)
+    progress = (START_DISTANCE - d) / START_DISTANCE
+    calendar = math.tanh((1.2 * left - d) / 4.0) if d > 0 else 1.0
+    units = [u for u, h in enumerate(s.loc) if h >= 0]
+    sup = [0.0, 0.0]
+    cnt = [0, 0]
+    for u in units:
+        side = r.units[u].side
+        cnt[side] += 1
+        sup[side] += 1.0 if in_supply(s, u) else 0.0
+    supply = (sup[0] / max(1, cnt[0])) - (sup[1] / max(1, cnt[1]))
+    x = (
+        1.2 * (material - 0.5)
+        + 0.6 * held
+        + 0.8 * progress
+        + 0.5 * calendar
+        + 0.5 * supply
+        - 0.4 * soviet_cities
+    )
+    return math.tanh(x)
+
+
+def evaluate(state: Any, side: int) -> float:
+    """How good the position is for ``side`` (0 German, 1 Soviet), in [-1, 1]."""
+    v = german_score(state)
+    return v if side == GERMAN else -v
+
+
+# ----------------------------------------------------------------------------- heuristic player
+ATTACK_COLUMN = 6  # 2:1 and better: no attacker result on the CRT (tables.json)
+ENOUGH_COLUMN = 9  # 5:1: R1 at worst, DE or BR half the time; more units are better used elsewhere
+
+
+def _ready_near(s: State, h: int, side: int) -> list[int]:
+    r = s.rules
+    return [
+        u
+        for u, x in enumerate(s.loc)
+        if x >= 0 and r.units[u].side == side and s.status[u] == READY and x in r.nbrs[h]
+    ]
+
+
+def _place_value(s: State, h: int) -> float:
+    r = s.rules
+    if h == MOSCOW:
+        return 6.0
+    if h in GERMAN_VICTORY or h in SOVIET_VICTORY:
+        return 3.0
+    return 1.0 if r.places >> h & 1 else 0.0
+
+
+class MaHeuristicPlayer:
+    """Rule-based: attacks at 2:1 or better with the fewest units that reach the best column,
+    moves each unit to the hex that scores best (German: towards Moscow, next to Soviet units,
+    in supply; Soviet: cities and a line in front of Moscow, counter-attacking in Snow), and
+    settles every other decision by a short rule or by ``evaluate`` one step ahead."""
+
+    def __init__(self, seed: int | None = None, name: str = "heuristic"):
+        self.name = name
+        self.rng = random.Random(seed)
+
+    def explain(self) -> str:
+        return (
+            "Moscow Attacked! heuristic: attacks at 2:1 or better (no attacker losses on the CRT) "
+            "with the fewest units that reach the best column; moves each unit to its best-scoring hex "
+            "(German: towards Moscow and next to Soviet units, in supply; Soviet: cities and a line before "
+            "Moscow, counter-attacks in Snow); other choices by the position evaluation one step ahead."
+        )
+
+    # The dispatcher: every decision by its kind.
+    def choose(self, state: Any, actions: Sequence[Any]) -> Any:
+        s: State = state
+        kinds = {a.kind for a in actions}
+        b = s.battle
+        if b is None:
+            kind = s.phase_spec.kind
+            if kind == "setup" or kinds == {"base"}:
+                return self._base(s, actions)
+            if kind == "combat":
+                return self._declare(s, actions)
+            if kind == "movement":
+                return self._move(s, actions)
+            if kind == "reinforce":
+                return self._reinforce(s, actions)
+            if "lose" in kinds:
+                return self._smallest(s, [a for a in actions if a.kind == "lose"])
+            return self._first(actions, "end")
+        if b.step == "declare":
+            return self._add_to_battle(s, b, actions)
+        if "intercept" in kinds:
+            # Interception loses the interceptor half the time (8.3 table): only over Moscow.
+            if b.bomb:
+                return next(a for a in actions if a.kind == "intercept")
+            return self._first(actions, "pass")
+        if "noretreat" in kinds:
+            keep = _place_value(s, b.target) >= 3.0
+            return next(a for a in actions if a.accept == keep)
+        if "exchange" in kinds:
+            return next(a for a in actions if a.accept)
+        if kinds <= {"lose", "disperse"}:
+            return self._loss(s, b, actions)
+        return self._best_by_eval(s, actions)
+
+    def _first(self, actions: Sequence[Any], kind: str) -> Any:
+        for a in actions:
+            if a.kind == kind:
+                return a
+        return actions[0]
+
+    def _best_by_eval(self, s: State, actions: Sequence[Any]) -> Any:
+        me = s.current_player()
+        best, best_v = actions[0], -9.0
+        for a in actions:
+            v = evaluate(apply_unchecked(s, a), me)
+            if v > best_v:
+                best, best_v = a, v
+        return best
+
+    def _smallest(self, s: State, actions: Sequence[Any]) -> Any:
+        r = s.rules
+        return min(
+            actions,
+            key=lambda a: (
+                r.units[r.unit_index[a.unit]].attack + r.units[r.unit_index[a.unit]].defense,
+                a.unit,
+            ),
+        )
+
+    def _loss(self, s: State, b: Battle, actions: Sequence[Any]) -> Any:
+        r = s.rules
+        need = b.losses
+
+        def key(a: Any) -> tuple[int, int, str]:
+            sp = r.units[r.unit_index[a.unit]]
+            covers = sp.attack >= need
+            return (0 if covers else 1, sp.attack + sp.defense if covers else -sp.attack, a.unit)
+
+        return min(actions, key=key)
+
+    def _base(self, s: State, actions: Sequence[Any]) -> Any:
+        # The base farthest from every German unit.
+        r = s.rules
+        german = [h for u, h in enumerate(s.loc) if h >= 0 and r.units[u].side == GERMAN]
+        bases = [a for a in actions if a.kind == "base"]
+        if not bases:
+            return self._first(actions, "end")
+
+        def far(a: Any) -> tuple[int, str]:
+            h = _hex(a.hex)
+            return (min((distance(h, g) for g in german), default=99), a.hex)
+
+        return max(bases, key=far)
+
+    # ---- combat
+    def _declare(self, s: State, actions: Sequence[Any]) -> Any:
+        attacks = [a for a in actions if a.kind == "attack"]
+        side = s.side
+        must = "end" not in {a.kind for a in actions}
+        best: tuple[float, str] | None = None
+        for t in sorted({a.target for a in attacks}):
+            h = _hex(t)
+            near = _ready_near(s, h, side)
+            col, _ = odds(s, Battle(h, tuple(near)))
+            if col < 0:
+                continue
+            value = col + 0.5 * _place_value(s, h) + (1.0 if side == GERMAN and h in GERMAN_VICTORY else 0.0)
+            if best is None or value > best[0]:
+                best = (value, t)
+        # A Soviet attack obliges attacks on every German army and korps next to the hexes it came
+        # from (7.2): before the Snow the Soviet attacks only at 4:1 or better.
+        threshold = ATTACK_COLUMN if side == GERMAN or s.weather == "snow" else ATTACK_COLUMN + 2
+        if best is not None and (best[0] >= threshold or must):
+            t = best[1]
+            return self._strongest_attacker(s, [a for a in attacks if a.target == t])
+        if must and attacks:
+            return attacks[0]
+        return self._first(actions, "end")
+
+    def _strongest_attacker(self, s: State, attacks: list[Attack]) -> Any:
+        r = s.rules
+        return max(attacks, key=lambda a: (r.units[r.unit_index[a.unit]].attack, a.unit))
+
+    def _add_to_battle(self, s: State, b: Battle, actions: Sequence[Any]) -> Any:
+        r = s.rules
+        more = [a for a in actions if a.kind == "attack"]
+        full = tuple(b.attackers) + tuple(r.unit_index[a.unit] for a in more)
+        best_col, _ = odds(s, Battle(b.target, full, b.air))
+        col, _ = odds(s, b)
+        if more and col < min(best_col, ENOUGH_COLUMN):
+            return self._strongest_attacker(s, more)
+        air = [a for a in actions if a.kind == "air"]
+        if air and col < len(r.columns) - 1 and (s.side == GERMAN or col < ATTACK_COLUMN + 1):
+            return air[0]
+        return self._first(actions, "fire" if any(a.kind == "fire" for a in actions) else "cancel")
+
+    # ---- movement
+    def _hex_score(self, s: State, u: int, h: int) -> float:
+        r = s.rules
+        sp = r.units[u]
+        side = sp.side
+        enemy = s.occupied(1 - side)
+        enemy_adj = [x for x in r.nbrs[h] if enemy >> x & 1]
+        supplied = supply_line(s, side, h) <= supply_lengths(s, side)
+        score = 0.0 if supplied else -6.0
+        if side == GERMAN:
+            # Towards the nearest German victory city not yet held (12.1: Bryansk, Moscow), then Moscow.
+            goals = [g for g in GERMAN_VICTORY if s.controller(g) != GERMAN] or [MOSCOW]
+            score -= 1.5 * min(distance(h, g) for g in goals) + 0.3 * distance(h, MOSCOW)
+            score += 1.5 if enemy_adj else 0.0
+            if r.places >> h & 1 and s.controller(h) == SOVIET:
+                score += _place_value(s, h)
+        else:
+            attack_mode = s.weather == "snow"
+            dm = distance(h, MOSCOW)
+            score -= 0.6 * dm
+            if dm == 1 and h % 10 <= MOSCOW % 10:
+                score += 1.5  # the ring west of Moscow keeps the German stacks off it
+            if r.places >> h & 1:
+                score += 0.8 * _place_value(s, h)
+                if s.controller(h) == GERMAN:
+                    score += 1.5 * _place_value(s, h)
+            score += (1.0 if attack_mode else -0.3) * len(enemy_adj)
+            friends = sum(1 for v, x in enumerate(s.loc) if x == h and v != u)
+            score += 0.7 * min(friends, 1)
+            if r.terrain[h] != "clear":
+                score += 0.4
+        return score
+
+    def _move(self, s: State, actions: Sequence[Any]) -> Any:
+        r = s.rules
+        by_unit: dict[str, list[Any]] = {}
+        for a in actions:
+            if a.kind == "move":
+                by_unit.setdefault(a.unit, []).append(a)
+        best, gain = None, 0.5
+        for uid, moves in by_unit.items():
+            u = r.unit_index[uid]
+            here = self._hex_score(s, u, s.loc[u])
+            for a in moves:
+                g = self._hex_score(s, u, _hex(a.dst)) - here
+                if g > gain:
+                    best, gain = a, g
+        return best if best is not None else self._first(actions, "end")
+
+    # ---- Russian replacement, reinforcement and rail phase
+    def _reinforce(self, s: State, actions: Sequence[Any]) -> Any:
+        r = s.rules
+        for kind in ("reinforce", "replace"):
+            opts = [a for a in actions if a.kind == kind]
+            if opts:
+                return max(opts, key=lambda a: (self._hex_score(s, r.unit_index[a.unit], _hex(a.hex)), a.hex))
+        if s.noretreat != "moscow" and any(a.kind == "order" and a.mode == "moscow" for a in actions):
+            return next(a for a in actions if a.kind == "order" and a.mode == "moscow")
+        bases = [a for a in actions if a.kind == "base"]
+        if bases and not bombers_based(s):
+            return self._base(s, bases)
+        return self._first(actions, "end")
+
+
+LEVELS: dict[str, Callable[[int | None], Any]] = {"heuristic": lambda seed: MaHeuristicPlayer(seed)}
+
+_ROLLOUT = MaHeuristicPlayer(0)
+
+
+def rollout_policy(state: Any, actions: Sequence[Any], rng: random.Random) -> Any:
+    """The framework's search levels play their roll-outs with the game's heuristic (a few
+    milliseconds a decision, against one evaluation per legal action for the generic one)."""
+    return _ROLLOUT.choose(state, actions)
+
+
+__all__ = ["LEVELS", "MaHeuristicPlayer", "evaluate", "german_score", "moscow_distance", "rollout_policy"]

@@ -1,0 +1,1 @@
+"""Moscow Attacked!'s research codec (typhoon.env reads it through FrontEnds.env_codec)."""
