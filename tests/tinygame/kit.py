@@ -8,6 +8,7 @@ from typing import Any
 from typhoon.errors import IllegalActionError
 from typhoon.games.frontends import FrontEnds, ToText
 
+from . import webview
 from .engine import State
 from .rules import HEXES, SIDE_NAMES, SIDE_OF, UNITS
 
@@ -17,24 +18,6 @@ TO_MOVE = {-1: "chance", -2: "over"}
 def _to_move(s: State) -> str:
     p = s.current_player()
     return TO_MOVE.get(p) or SIDE_NAMES[p]
-
-
-def state_view(s: State) -> dict[str, Any]:
-    return {
-        "edition": s.rules.edition,
-        "turn": s.turn,
-        "phase": {"key": s.phase_spec.key, "name": s.phase_spec.name},
-        "to_move": _to_move(s),
-        "result": s.result,
-        "units": [
-            {"id": UNITS[u], "side": SIDE_NAMES[SIDE_OF[u]], "hex": HEXES[h] if h >= 0 else None}
-            for u, h in enumerate(s.loc)
-        ],
-    }
-
-
-def legal_view(s: State, actions: Sequence[Any], to_text: ToText) -> dict[str, Any]:
-    return {"to_move": _to_move(s), "actions": [{"text": to_text(a), "kind": a.kind} for a in actions]}
 
 
 def hex_words(s: State, h: int) -> str:
@@ -48,17 +31,6 @@ def hex_view(s: State, hid: str) -> dict[str, Any]:
     h = HEXES.index(hid)
     u = s.unit_at(h)
     return {"hex": hid, "words": hex_words(s, h), "units": [UNITS[u]] if u >= 0 else []}
-
-
-def render_map(s: State, numbers: bool) -> str:
-    cells = []
-    for h, hid in enumerate(HEXES):
-        u = s.unit_at(h)
-        label = UNITS[u] if u >= 0 else (hid if numbers else "")
-        cells.append(
-            f'<rect x="{h * 40}" y="0" width="40" height="40"/><text x="{h * 40 + 8}" y="24">{label}</text>'
-        )
-    return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 40">{"".join(cells)}</svg>'
 
 
 def position_words(s: State, legal: Sequence[Any], whose: str, side: int) -> list[str]:
@@ -75,17 +47,17 @@ def odds_words(s: State, target: str, attackers: list[str], legal: Sequence[Any]
 
 
 FRONT_ENDS = FrontEnds(
-    web_page="game.html",  # no client page of its own: the single browser client is a later stage
-    terminal="typhoon.tui.session:Session",
     notice=None,
     edition_title=lambda key, title: title,
     edition_text=lambda key: f"tiny {key}",
-    state_view=state_view,
-    legal_view=legal_view,
+    state_view=webview.state_view,
+    legal_view=webview.legal_view,
     hex_view=hex_view,
-    render_map=render_map,
+    render_map=webview.render_map,
     turn_label=lambda rules, turn: f"turn {turn}",
     position_words=position_words,
     hex_words=hex_words,
     odds_words=odds_words,
+    env_codec="tinygame.env_codec:CODEC",
+    ai="tinygame.ai",
 )

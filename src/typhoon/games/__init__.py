@@ -1,7 +1,7 @@
 """Game modules. Each game module offers the same functions, collected in a GameModule.
 
 Front ends, players, records and research adapters only use this interface, so a new game
-(The Moscow Campaign, ...) plugs in by registering its package here (:data:`_REGISTRY`, the one
+plugs in by registering its package here (:data:`_REGISTRY`, the one
 place that lists the games) or, for a game outside this package (the tests' tiny game), with
 :func:`register_game`. A game package ``P`` provides ``P.engine``, ``P.notation`` and ``P.rules``
 (the engine interface below) and ``P.kit.FRONT_ENDS`` (:class:`~typhoon.games.frontends.FrontEnds`,
@@ -37,7 +37,7 @@ class GameModule:
     action_from_text: Callable[[str], Any]
     position_to_text: Callable[[Any], str]
     position_from_text: Callable[[str], Any]
-    package: str = ""  # the game's package, e.g. "typhoon.games.bfm"
+    package: str = ""  # the game's package, e.g. "typhoon.games.<key>"
     # The word for an edition in this game ("edition", "scenario"): the lobby's label, and
     # every command's --edition has it as an alias (--scenario).
     edition_word: str = "edition"
@@ -91,6 +91,7 @@ def _from_package(key: str, entry: _Entry) -> GameModule:
 _REGISTRY: dict[str, _Entry] = {
     "bfm": _Entry("Battle for Moscow", "typhoon.games.bfm"),
     "tmc": _Entry("The Moscow Campaign", "typhoon.games.tmc", edition_word="scenario"),
+    "ma": _Entry("Moscow Attacked!", "typhoon.games.ma"),
 }
 DEFAULT_GAME = "bfm"
 _LOADED: dict[str, GameModule] = {}

@@ -5,9 +5,47 @@ Each game package declares one :class:`FrontEnds` as ``FRONT_ENDS`` in its ``kit
 use. The web service, the lobby, the terminal and the command line read a game only through
 this object and the :class:`~typhoon.games.GameModule`, so none of them names a game.
 
-Front ends are chosen by name, never imported from here: ``web_page`` is a file of the web
-client's static folder and ``terminal`` the ``module:Class`` of a terminal session, both
-resolved by the front end itself, so a game package never imports a front end.
+Front ends are chosen by name, never imported from here: ``terminal`` is the ``module:Class``
+of the game's terminal session (its own adapter module, ``games/<key>/terminal.py``), resolved
+by the front end itself, so a game's engine never imports a front end.
+
+Browser play: one client page (typhoon/web/static/board.js) plays every game from these views
+alone. What it reads (every field not marked REQUIRED may be left out):
+
+``render_map(state, numbers)`` -> one SVG document (REQUIRED: ``<svg ... viewBox>``).
+  Hexes: either an element per hex with ``data-hex="<id>"`` (a ``<g>`` holding a
+  ``<polygon>`` or ``<rect>``; ``data-cx``/``data-cy`` its centre, ``data-col``/``data-row``
+  its grid position for the arrow keys, ``id="hex-<id>"`` for tests), or, for a map too large
+  for an element per hex, the root declares its grid: ``data-grid="columns"`` with ``data-r``
+  (hex radius), ``data-x0``/``data-y0`` (centre of hex 0101), ``data-cols``/``data-rows``:
+  flat-topped hexes, ids CCRR, even columns half a hex lower. Counters: ``<g class="unit"
+  data-unit="<unit id>" data-hex="<hex id>">``. Optional: ``<g id="overlay">`` (where the
+  client draws its highlights; made at the end of the SVG when missing), ``<g id="layer">``
+  (replaced by the state view's ``layer`` for each position, so a large static map is sent
+  once), ``<marker id="arrow">``, class ``numbers`` on the root when hex numbers are shown.
+
+``state_view(state)`` -> dict. REQUIRED: ``turn``, ``phase`` ({key, name}), ``to_move``
+  (side name, "chance" or "over"), ``result``, ``units`` ([{id, side, hex (None: off the
+  map)}, ...]). Optional: ``title``, ``rules`` and ``rules_label`` (the edition in force),
+  ``status`` (one line), ``phases`` ([{key, name, side}] the turn's sequence), ``turn_track``
+  ([{turn, label, mud}]), ``hexes`` ({hex id: words}: the focus hex read out without a
+  request; otherwise ``hex_view`` is asked), unit ``words``/``name``, ``selected`` (a unit the
+  rules have already picked), ``marks`` ([{hexes: [...], class}]: hexes outlined, e.g. declared
+  battles), ``layer`` (see above), ``notice`` (else ``FrontEnds.notice``).
+
+``legal_view(state, actions, to_text)`` -> {"to_move", "actions": [...], "prompt"}. Each
+  action: REQUIRED ``text`` (the notation the server accepts) and ``kind``; ``kind == "end"``
+  is the end of a phase or step (the E key, the End button). Optional: ``label`` (words for a
+  button), ``units`` (ids of the units that act), ``hexes`` ([from, ..., to]: a click on the
+  last hex plays the action, the others draw its path; ``[to]`` alone for a unit entering the
+  map or a hex acted on), ``group`` and ``with`` (actions on the hex ``group`` that may be sent
+  together, after the odds ``preview`` of ``with`` plus the chosen units). An action with no
+  units and no hexes is a button; one with units and no hexes is played by clicking its unit;
+  units off the map with actions are listed to pick. ``prompt``: what is decided now, in words.
+
+``preview(state, target, attackers)`` -> dict: ``title``, ``lines`` (words), ``table``
+  ({head: [...], rows: [[...]]}), ``chances`` ({result: probability}), ``action`` (the
+  declare button's words); without ``title``/``lines`` the client lists the dict's values.
 """
 
 from __future__ import annotations
@@ -21,19 +59,15 @@ ToText = Callable[[Any], str]
 
 @dataclass(frozen=True)
 class FrontEnds:
-    # The browser client page (a file of typhoon/web/static) that plays this game.
-    web_page: str
-    # The terminal session class, "module:Class" (a subclass of typhoon.tui.session.Session).
-    terminal: str
     # A notice every front end shows with the game (e.g. that its data is a reconstruction).
     notice: str | None
     # (edition key, the edition's title) -> the lobby's title for it.
     edition_title: Callable[[str, str], str]
     # edition key -> how a stored game's edition is written in the lobby's list.
     edition_text: Callable[[str], str]
-    # The position as JSON-ready data for the browser (the client page reads it).
+    # The position as JSON-ready data for the browser (fields: the module docstring).
     state_view: Callable[[Any], dict[str, Any]]
-    # (state, legal actions, action -> text) -> {"to_move": ..., "actions": [...]}.
+    # (state, legal actions, action -> text) -> {"to_move", "actions": [...], "prompt"}.
     legal_view: Callable[[Any, Sequence[Any], ToText], dict[str, Any]]
     # (state, hex id) -> {"hex", "words", "units"}; KeyError if the id is not a hex of the map.
     hex_view: Callable[[Any, str], dict[str, Any]]
@@ -59,6 +93,18 @@ class FrontEnds:
     # The game's research codec, "module:attribute" (typhoon.env reads it), or None: no
     # research environments for this game.
     env_codec: str | None = None
+    # The game's terminal extras: "module:Class" of a subclass of typhoon.tui.session.Session
+    # in the game's package (games/<key>/terminal.py: a text map, unit lookups, its own
+    # words), or None: the game-blind session alone, which plays any game from this kit.
+    terminal: str | None = None
+    # Research and benchmarks (typhoon.research, typhoon.bench):
+    # state -> the side (an index into the game's sides) holding the game's key objective, or
+    # -1 for none; balance studies report the turn its eventual winner last took it (the
+    # "decisive capture"). None: the game has no such objective (no decisive captures).
+    objective_holder: Callable[[Any], int] | None = None
+    # Random games ``typhoon bench`` plays, and of them games whose every call is timed:
+    # ((games, timed), (games, timed) with --quick); a game of long games plays fewer.
+    bench_games: tuple[tuple[int, int], tuple[int, int]] = ((100, 20), (20, 5))
 
 
 __all__ = ["FrontEnds", "ToText"]

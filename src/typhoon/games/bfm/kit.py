@@ -1,6 +1,6 @@
 """Battle for Moscow's front-end adapters (:class:`typhoon.games.frontends.FrontEnds`):
 the browser views and map of :mod:`.webview` and :mod:`.websvg`, the odds preview, and the
-terminal session (the base :class:`typhoon.tui.session.Session`)."""
+terminal session (:class:`.terminal.BfmSession`: its text map and words)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from typhoon.games.bfm import websvg, webview, words
+from typhoon.games.bfm.flow import moscow_holder
 from typhoon.games.bfm.preview import preview as _preview
 from typhoon.games.frontends import FrontEnds, ToText
 
 
 def legal_view(state: Any, actions: Sequence[Any], to_text: ToText) -> dict[str, Any]:
-    return webview.legal_view(state, actions)  # BfM's notation is the module's own
+    return webview.client_legal_view(state, actions)  # BfM's notation is the module's own
 
 
 def hex_view(state: Any, hid: str) -> dict[str, Any]:
@@ -38,7 +39,7 @@ def preview(state: Any, target: str, attackers: list[str]) -> dict[str, Any]:
     p = _preview(state, target, attackers)  # IllegalActionError if the battle cannot be
     d = p.as_dict()
     d["text"] = p.text()
-    return d
+    return webview.client_preview(state, d)
 
 
 def position_words(state: Any, legal: Sequence[Any], whose: str, side: int) -> list[str]:
@@ -60,12 +61,11 @@ def odds_words(state: Any, target: str, attackers: list[str], legal: Sequence[An
 
 
 FRONT_ENDS = FrontEnds(
-    web_page="game.html",
-    terminal="typhoon.tui.session:Session",
+    terminal="typhoon.games.bfm.terminal:BfmSession",
     notice=None,
     edition_title=lambda key, title: title,
     edition_text=lambda key: key,
-    state_view=webview.state_view,
+    state_view=webview.client_state_view,
     legal_view=legal_view,
     hex_view=hex_view,
     render_map=render_map,
@@ -74,4 +74,7 @@ FRONT_ENDS = FrontEnds(
     position_words=position_words,
     hex_words=words.hex_text,
     odds_words=odds_words,
+    env_codec="typhoon.games.bfm.env.codec:CODEC",
+    ai="typhoon.games.bfm.ai",
+    objective_holder=moscow_holder,
 )

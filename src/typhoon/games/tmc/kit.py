@@ -47,8 +47,7 @@ def odds_words(state: Any, target: str, attackers: list[str], legal: Sequence[An
 
 
 FRONT_ENDS = FrontEnds(
-    web_page="tmc.html",
-    terminal="typhoon.tui.tmc_session:TmcSession",
+    terminal="typhoon.games.tmc.terminal:TmcSession",
     notice=words.RECONSTRUCTION,
     edition_title=webview.edition_title,
     edition_text=lambda key: f"TMC scenario {key}",
@@ -62,4 +61,8 @@ FRONT_ENDS = FrontEnds(
     position_words=position_words,
     hex_words=words.hex_words,
     odds_words=odds_words,
+    env_codec="typhoon.games.tmc.env.codec:CODEC",
+    ai="typhoon.games.tmc.ai",
+    objective_holder=lambda state: int(state.moscow_holder()),
+    bench_games=((3, 1), (1, 1)),  # scenario 1 is long: fewer games
 )
