@@ -13,6 +13,7 @@ games of both games.
 from __future__ import annotations
 
 import functools
+import json
 import random
 from typing import Any
 
@@ -252,8 +253,24 @@ def test_every_position_field_meets_every_nasty_word(key: str) -> None:
     by a restricted evaluator) holds each nasty word in turn; only typed errors, and a position
     that is read prints."""
     m = game_module(key)
-    words = samples(key)[2][-1].split(" ")
+    text = samples(key)[2][-1]
     tried = 0
+    brace = text.find("{")
+    if brace >= 0 and "=" not in text[:brace]:
+        # a header then one JSON object (ma): each field holds each nasty word, as a JSON
+        # string, as a number where it reads as one, and raw (so the object may not parse)
+        head, body = text[:brace], json.loads(text[brace:])
+        for name in body:
+            for nasty in NASTY:
+                for value in (json.dumps(nasty), nasty):
+                    mutated = head + json.dumps({**body, name: "@@"}).replace('"@@"', value)
+                    state = _typed(m.position_from_text, mutated)
+                    if state is not None:
+                        m.position_to_text(state)
+                    tried += 1
+        assert tried >= 10 * len(NASTY)
+        return
+    words = text.split(" ")
     for i, w in enumerate(words):
         name, eq, _ = w.partition("=")
         if not eq:

@@ -5,14 +5,15 @@ chance_outcomes. Section numbers cite the reference pack's rules_en.md; "seed" i
 from __future__ import annotations
 
 import heapq
+import weakref
 from collections import deque
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
 
-from .rules import GERMAN, SIDE_NAMES, SOVIET, UnitSpec, hex_id, hex_index, load_rules
+from .rules import GERMAN, SIDE_NAMES, SOVIET, Rules, UnitSpec, hex_id, hex_index, load_rules
 from .state import (
     DISPERSED,
     ELIM,
@@ -52,6 +53,68 @@ MOSCOW, TULA, VORONEZH = hex_index("I7"), hex_index("F6"), hex_index("A9")
 GERMAN_VICTORY = tuple(hex_index(x) for x in ("H1", "D3", "I7"))  # Smolensk, Bryansk, Moscow (seed)
 SOVIET_VICTORY = tuple(hex_index(x) for x in ("K5", "J3", "I7", "H3", "D3", "A9"))  # seed
 BOMBERS = "StratBomb"
+HEX_IDS = tuple(hex_id(h) for h in range(len(load_rules().terrain)))
+
+
+# ----------------------------------------------------------------------------- derived tables
+class _Derived(NamedTuple):
+    """Tables computed once per rules object, so the legal-action search does no per-step lookups
+    (issue 12 point 3; tests/ma/test_ma_speed_identity.py pins that every legal list is unchanged)."""
+
+    costs: dict[tuple[bool, bool], tuple[tuple[tuple[int, int], ...], ...]]  # (armor, snow) -> per hex
+    road_adj: tuple[tuple[int, ...], ...]  # per hex, its neighbours along a road, in nbrs order
+    highway_adj: tuple[tuple[int, ...], ...]
+    link_adj: dict[int, list[int]]  # road or rail (supply net)
+    rail_adj: dict[int, list[int]]
+    army_level: tuple[bool, ...]  # per unit
+    stacking: int
+
+
+_DERIVED: weakref.WeakKeyDictionary[Rules, _Derived] = weakref.WeakKeyDictionary()
+
+
+def _adj(links: frozenset[tuple[int, int]]) -> dict[int, list[int]]:
+    adj: dict[int, list[int]] = {}
+    for a, b in links:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    return adj
+
+
+def _derived(r: Rules) -> _Derived:
+    d = _DERIVED.get(r)
+    if d is None:
+        terrain = r.tables["terrain"]
+        river = int(terrain["major_river"]["cost"])
+        costs = {}
+        for armor in (False, True):
+            for snow in (False, True):
+                per = []
+                for a in range(len(r.terrain)):
+                    row = []
+                    for b in r.nbrs[a]:
+                        t = terrain[r.terrain[b]]
+                        c = int(t["armor_cost"] if armor else t["cost"])
+                        if not snow and _pair(a, b) in r.major_river:
+                            c += river  # frozen in snow (seed)
+                        row.append((b, c))
+                    per.append(tuple(row))
+                costs[(armor, snow)] = tuple(per)
+        d = _Derived(
+            costs=costs,
+            road_adj=tuple(
+                tuple(n for n in r.nbrs[h] if _pair(h, n) in r.road_links) for h in range(len(r.nbrs))
+            ),
+            highway_adj=tuple(
+                tuple(n for n in r.nbrs[h] if _pair(h, n) in r.highway_links) for h in range(len(r.nbrs))
+            ),
+            link_adj=_adj(r.rail_links | r.road_links),
+            rail_adj=_adj(r.rail_links),
+            army_level=tuple(sp.army_level for sp in r.units),
+            stacking=int(r.opt("stacking")),
+        )
+        _DERIVED[r] = d
+    return d
 
 
 # ----------------------------------------------------------------------------- geometry
@@ -125,9 +188,46 @@ def movement_allowance(s: State, u: int) -> int:
 
 def _stack_ok(s: State, h: int, adding: list[int], leaving: tuple[int, ...] = ()) -> bool:
     """5 (reconstruction): at most 3 (option) ground units, at most one army-level, per hex."""
-    units = [u for u in s.units_at(h) if u not in leaving] + adding
-    limit = int(s.rules.opt("stacking"))
-    return len(units) <= limit and sum(_spec(s, u).army_level for u in units) <= 1
+    d = _derived(s.rules)
+    if leaving or h < 0:
+        units = [u for u in s.units_at(h) if u not in leaving] + adding
+    else:
+        counts = _stack_counts(s)
+        n, armies = counts[h]
+        return n + len(adding) <= d.stacking and armies + sum(d.army_level[u] for u in adding) <= 1
+    return len(units) <= d.stacking and sum(d.army_level[u] for u in units) <= 1
+
+
+def _fits(s: State, u: int) -> int:
+    """Bitset of the hexes unit u may enter under the stacking limit (5): ``_stack_ok(s, h, [u])``
+    for every hex at once (u itself counted where it stands, as there)."""
+    d = _derived(s.rules)
+    army = int(d.army_level[u])
+    key = "fit1" if army else "fit0"
+    memo = s._memo.get(key)
+    if memo is None:
+        memo = 0
+        for h, (n, armies) in enumerate(_stack_counts(s)):
+            if n + 1 <= d.stacking and armies + army <= 1:
+                memo |= 1 << h
+        s._memo[key] = memo
+    return memo  # type: ignore[no-any-return]
+
+
+def _stack_counts(s: State) -> list[tuple[int, int]]:
+    """Per hex: (units, army-level units) there; cached on the state."""
+    memo = s._memo.get("stack")
+    if memo is None:
+        army = _derived(s.rules).army_level
+        n = [0] * len(s.rules.terrain)
+        a = [0] * len(n)
+        for u, x in enumerate(s.loc):
+            if x >= 0:
+                n[x] += 1
+                a[x] += army[u]
+        memo = list(zip(n, a, strict=True))
+        s._memo["stack"] = memo
+    return memo  # type: ignore[no-any-return]
 
 
 def _ground(s: State, side: int) -> list[int]:
@@ -159,11 +259,7 @@ def _source_dist(s: State, side: int) -> list[int]:
         return s._memo[key]  # type: ignore[no-any-return]
     r = s.rules
     enemy = s.occupied(1 - side)
-    links = r.rail_links | r.road_links
-    adj: dict[int, list[int]] = {}
-    for a, b in links:
-        adj.setdefault(a, []).append(b)
-        adj.setdefault(b, []).append(a)
+    adj = _derived(r).link_adj
     net = 0
     todo = [h for h, e in r.exits if not enemy >> h & 1 and _exit_ok(s, side, h, e)]
     for h in todo:
@@ -251,31 +347,36 @@ def move_options(s: State, u: int) -> dict[int, int]:
     move along a road gets a bonus of 2 hexes (3.4, Mud: the highway only, seed); a unit may always
     move one hex (6.4)."""
     r = s.rules
-    enemy = s.occupied(1 - _spec(s, u).side)
+    d = _derived(r)
+    sp = r.units[u]
+    enemy = s.occupied(1 - sp.side)
     start = s.loc[u]
     ma = movement_allowance(s, u)
+    weather = r.weather[s.turn]
+    costs = d.costs[(sp.kind == "armor", weather == "snow")]  # _move_cost, tabled
     best: dict[int, int] = {start: 0}
     heap = [(0, start)]
+    pop, push, get = heapq.heappop, heapq.heappush, best.get
     while heap:
-        c, h = heapq.heappop(heap)
-        if c > best.get(h, 99):
+        c, h = pop(heap)
+        if c > get(h, 99):
             continue
-        for n in r.nbrs[h]:
+        for n, k in costs[h]:
             if enemy >> n & 1:
                 continue
-            nc = c + _move_cost(s, u, h, n)
-            if nc <= ma and nc < best.get(n, 99):
+            nc = c + k
+            if nc <= ma and nc < get(n, 99):
                 best[n] = nc
-                heapq.heappush(heap, (nc, n))
-    road = r.highway_links if s.weather == "mud" else r.road_links
+                push(heap, (nc, n))
+    road = d.highway_adj if weather == "mud" else d.road_adj
     bonus = int(r.tables["terrain"]["road_bonus"])
     frontier, seen, steps = [start], {start}, 0
     while frontier and steps < ma + bonus:
         steps += 1
         nxt = []
         for h in frontier:
-            for n in r.nbrs[h]:
-                if n not in seen and not enemy >> n & 1 and _pair(h, n) in road:
+            for n in road[h]:
+                if n not in seen and not enemy >> n & 1:
                     seen.add(n)
                     nxt.append(n)
                     best.setdefault(n, steps)
@@ -291,38 +392,36 @@ def rail_options(s: State, u: int) -> list[int]:
     """11.4: along rail lines, not through German units or empty hexes next to German korps/armies."""
     r = s.rules
     german = s.occupied(GERMAN)
-    blocked = german
-    for g in _ground(s, GERMAN):
-        if _spec(s, g).echelon in ("korps", "army", "panzer_group"):
-            for n in r.nbrs[s.loc[g]]:
-                blocked |= 1 << n
-    adj: dict[int, list[int]] = {}
-    for a, b in r.rail_links:
-        adj.setdefault(a, []).append(b)
-        adj.setdefault(b, []).append(a)
+    blocked = s._memo.get("railblock")
+    if blocked is None:
+        blocked = german
+        for g in _ground(s, GERMAN):
+            if _spec(s, g).echelon in ("korps", "army", "panzer_group"):
+                for n in r.nbrs[s.loc[g]]:
+                    blocked |= 1 << n
+        s._memo["railblock"] = blocked
+    # a blocked hex is still passable when Soviet-held and free of German units
+    passable = ~blocked | (s.occupied(SOVIET) & ~german)
+    adj = _derived(r).rail_adj
     start = s.loc[u]
     seen = {start}
     todo = [start]
     while todo:
         h = todo.pop()
         for n in adj.get(h, ()):
-            if n not in seen and (
-                not blocked >> n & 1 or (s.occupied(SOVIET) >> n & 1 and not german >> n & 1)
-            ):
+            if n not in seen and passable >> n & 1:
                 seen.add(n)
                 todo.append(n)
     seen.discard(start)
-    return sorted(h for h in seen if _stack_ok(s, h, [u]))
+    fits = _fits(s, u)
+    return sorted(h for h in seen if fits >> h & 1)
 
 
 def _rail_to_east(s: State) -> int:
     """Rail hexes joined by rail to the east edge, not through German-held hexes (11.2)."""
     r = s.rules
     german = s.occupied(GERMAN)
-    adj: dict[int, list[int]] = {}
-    for a, b in r.rail_links:
-        adj.setdefault(a, []).append(b)
-        adj.setdefault(b, []).append(a)
+    adj = _derived(r).rail_adj
     out = 0
     todo = [h for h, e in r.exits if e == "east" and r.rail_exits_east >> h & 1 and not german >> h & 1]
     for h in todo:
@@ -713,9 +812,8 @@ def _legal(s: State) -> list[Any]:
         for u in _ground(s, s.side):
             if s.status[u] != READY or s.moved >> u & 1:
                 continue
-            for h in sorted(move_options(s, u)):
-                if _stack_ok(s, h, [u]):
-                    out.append(Move(_spec(s, u).id, hex_id(h)))
+            fits, uid = _fits(s, u), _spec(s, u).id
+            out += [Move(uid, HEX_IDS[h]) for h in sorted(move_options(s, u)) if fits >> h & 1]
         return [*out, End()]
     if kind == "reinforce":
         return _reinforce_actions(s)
@@ -854,9 +952,10 @@ def _reinforce_actions(s: State) -> list[Any]:
     ]
     placeable = False
     for u in pending:
+        ok = spots & _fits(s, u)
         for h in range(len(r.terrain)):
-            if spots >> h & 1 and _stack_ok(s, h, [u]):
-                out.append(Reinforce(r.units[u].id, hex_id(h)))
+            if ok >> h & 1:
+                out.append(Reinforce(r.units[u].id, HEX_IDS[h]))
                 placeable = True
     if s.turn >= int(_replacement_table()["from_turn"]):
         east = _rail_to_east(s)
@@ -868,10 +967,11 @@ def _reinforce_actions(s: State) -> list[Any]:
                 entry.append(h)
         for u, sp in enumerate(r.units):
             if sp.side == SOVIET and s.loc[u] == ELIM and _replaceable(sp) and _cost(s, sp) <= s.repl:
-                out += [Replace(sp.id, hex_id(h)) for h in entry if _stack_ok(s, h, [u])]
+                fits = _fits(s, u)
+                out += [Replace(sp.id, HEX_IDS[h]) for h in entry if fits >> h & 1]
     for u in sov:
         if s.status[u] != DISPERSED and r.rail_hexes >> s.loc[u] & 1:
-            out += [Rail(r.units[u].id, hex_id(h)) for h in rail_options(s, u)]
+            out += [Rail(r.units[u].id, HEX_IDS[h]) for h in rail_options(s, u)]
     out += [Disband(r.units[u].id) for u in sov]
     if _tracks_base(s) and not s.based:
         out += _base_actions(s, setup=False)
@@ -1199,4 +1299,5 @@ def _game_end(s: State, events: list[Event]) -> State:
     else:
         res = "draw" if s.rules.opt("campaign_end") == "draw" else "soviet"  # Q10
     events.append(Event("game_over", f"Game over after turn {s.turn}: {res}.", {}))
-    return s.replace(result=res)
+    # the game ends after the last phase of the last turn: the position stays on that phase
+    return s.replace(result=res, phase=len(PHASES) - 1)

@@ -10,7 +10,7 @@ from .notation import action_from_text, action_to_text, position_from_text, posi
 from .state import DISPERSED, ELIM, OFF, PHASES, READY, SPENT, State
 
 
-def problems(s: State) -> list[str]:
+def problems(s: State, with_legal: bool = True) -> list[str]:
     out: list[str] = []
     r = s.rules
     n = len(r.terrain)
@@ -37,7 +37,7 @@ def problems(s: State) -> list[str]:
         out.append("negative replacement factors")
     if s.base != -1 and not (0 <= s.base < n and r.places >> s.base & 1):
         out.append(f"the Strategic Bombers' base {s.base} is not a city or town")
-    if s.result is None and not legal_actions(s):
+    if with_legal and s.result is None and not legal_actions(s):
         out.append("no legal action in a live position")
     return out
 

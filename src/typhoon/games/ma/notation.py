@@ -8,6 +8,7 @@ line, read back exactly.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -15,6 +16,10 @@ from typhoon.errors import NotationError, OptionError
 
 from .rules import OPTION_SPECS, hex_index, load_rules
 from .state import (
+    DISPERSED,
+    ELIM,
+    PHASES,
+    READY,
     Advance,
     Air,
     Airdrop,
@@ -149,24 +154,137 @@ def position_to_text(s: State) -> str:
     return f"ma {s.rules.edition} " + json.dumps(d, separators=(",", ":"), sort_keys=True)
 
 
-def _tup(x: Any) -> Any:
-    return tuple(_tup(y) for y in x) if isinstance(x, list) else x
+_STEPS = frozenset(
+    (
+        "declare",
+        "intercept",
+        "icpt_roll",
+        "bomb_roll",
+        "roll",
+        "noretreat",
+        "exchange",
+        "loss",
+        "retreat",
+        "extra",
+    )
+    + ("advance",)
+)
+_RESULTS = frozenset(("german", "soviet", "draw"))
+_ORDERS = frozenset(("none", "all", "front", "moscow"))
+
+
+def _int(v: Any, lo: int, hi: int | None, what: str) -> int:
+    # bool is an int subclass in Python; a position's numbers are never true/false
+    if not isinstance(v, int) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
+        span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise NotationError(f"{what} must be a whole number {span}, not {v!r}")
+    return v
+
+
+def _bool(v: Any, what: str) -> bool:
+    if not isinstance(v, bool):
+        raise NotationError(f"{what} must be true or false, not {v!r}")
+    return v
+
+
+def _word(v: Any, allowed: frozenset[str] | None, what: str, maxlen: int = 8) -> str:
+    if not isinstance(v, str) or len(v) > maxlen or (allowed is not None and v not in allowed):
+        raise NotationError(f"{what} may not be {v!r}")
+    return v
+
+
+def _ints(v: Any, lo: int, hi: int, what: str, length: int | None = None) -> tuple[int, ...]:
+    if not isinstance(v, list) or (length is not None and len(v) != length):
+        raise NotationError(f"{what} must be a list of {length if length is not None else 'some'} numbers")
+    return tuple(_int(x, lo, hi, what) for x in v)
+
+
+def _battle(b: Any, units: int, hexes: int) -> Battle:
+    if not isinstance(b, dict):
+        raise NotationError(f"battle must be an object or null, not {b!r}")
+    known = {f.name for f in dataclasses.fields(Battle)}
+    if set(b) - known or "target" not in b:
+        raise NotationError(f"battle fields must be among {sorted(known)}, target included")
+    u, h = units - 1, hexes - 1
+    kw: dict[str, Any] = {"target": _int(b["target"], 0, h, "battle target")}
+    for name in ("attackers", "air", "defenders", "advanced"):
+        if name in b:
+            kw[name] = _ints(b[name], 0, u, f"battle {name}")
+    for name in ("drop", "bomb", "hold"):
+        if name in b:
+            kw[name] = _bool(b[name], f"battle {name}")
+    for name, lo, hi in (("interceptor", -1, u), ("column", -1, 64), ("die", 0, 6), ("at", -1, h)):
+        if name in b:
+            kw[name] = _int(b[name], lo, hi, f"battle {name}")
+    for name in ("losses", "retreated"):
+        if name in b:
+            kw[name] = _int(b[name], 0, 999, f"battle {name}")
+    if "attack_from" in b:
+        kw["attack_from"] = _int(b["attack_from"], 0, (1 << hexes) - 1, "battle attack_from")
+    if "step" in b:
+        kw["step"] = _word(b["step"], _STEPS, "battle step", 10)
+    if "result" in b:
+        kw["result"] = _word(b["result"], None, "battle result")
+    if "loss_kind" in b:
+        kw["loss_kind"] = _word(b["loss_kind"], frozenset(("", "AE", "AD", "EX")), "battle loss_kind")
+    return Battle(**kw)
 
 
 def position_from_text(text: str) -> State:
+    """Reads a position written by position_to_text; every field is checked for its type and
+    range, so a damaged text is a NotationError, never a state the engine cannot play."""
     try:
         tag, edition, body = text.strip().split(" ", 2)
         if tag != "ma":
             raise ValueError("not a Moscow Attacked! position")
         d = json.loads(body)
-        rules = load_rules(edition, d.pop("options"))
-        b = d.pop("battle")
-        battle = None if b is None else Battle(**{k: _tup(v) for k, v in b.items()})
-        fields = {k: _tup(d[k]) for k in _FIELDS}
-        s = State(rules=rules, battle=battle, **fields)
-        n = len(rules.units)
-        if len(s.loc) != n or len(s.status) != n or len(s.down) != n:
-            raise ValueError("wrong number of units")
-        return s
+        if not isinstance(d, dict) or not isinstance(d.get("options"), dict):
+            raise ValueError("the body must be an object with options")
+        missing = [k for k in (*_FIELDS, "battle") if k not in d]
+        if missing:
+            raise ValueError(f"missing {', '.join(missing)}")
+        rules = load_rules(edition, d["options"])
     except (ValueError, KeyError, TypeError, OptionError) as exc:
         raise NotationError(f"not a Moscow Attacked! position: {exc}") from exc
+    n, hexes = len(rules.units), len(rules.terrain)
+    bits_u, bits_h = (1 << n) - 1, (1 << hexes) - 1
+    iso = d["iso"]
+    if not isinstance(iso, list):
+        raise NotationError("iso must be a list of unit groups")
+    s = State(
+        rules=rules,
+        turn=_int(d["turn"], 1, len(rules.weather) - 1, "turn"),
+        phase=_int(d["phase"], 0, len(PHASES) - 1, "phase"),
+        loc=_ints(d["loc"], ELIM, hexes - 1, "loc", n),
+        status=_ints(d["status"], READY, DISPERSED, "status", n),
+        control=_int(d["control"], 0, bits_h, "control"),
+        repl=_int(d["repl"], 0, 999, "repl"),
+        noretreat=_word(d["noretreat"], _ORDERS, "noretreat"),
+        ordered=_bool(d["ordered"], "ordered"),
+        moved=_int(d["moved"], 0, bits_u, "moved"),
+        br_used=_int(d["br_used"], 0, bits_u, "br_used"),
+        air_used=_int(d["air_used"], 0, bits_u, "air_used"),
+        down=_ints(d["down"], 0, 99, "down", n),
+        dropped=_int(d["dropped"], 0, bits_h, "dropped"),
+        entered=_int(d["entered"], 0, bits_h, "entered"),
+        hit=_int(d["hit"], 0, bits_u, "hit"),
+        att_from=_int(d["att_from"], 0, bits_h, "att_from"),
+        panic=_bool(d["panic"], "panic"),
+        iso=tuple(_ints(g, 0, n - 1, "iso group") for g in iso),
+        base=_int(d["base"], -1, hexes - 1, "base"),
+        based=_bool(d["based"], "based"),
+        battle=None if d["battle"] is None else _battle(d["battle"], n, hexes),
+        result=None if d["result"] is None else _word(d["result"], _RESULTS, "result"),
+    )
+    wrong = _structural_problems(s)
+    if wrong:
+        raise NotationError(f"not a Moscow Attacked! position: {'; '.join(wrong[:3])}")
+    return s
+
+
+def _structural_problems(s: State) -> list[str]:
+    """What the engine relies on and the field checks cannot see: air units off the map, one
+    side per hex, stacking, the bombers' base a city or town."""
+    from .invariants import problems  # invariants imports this module
+
+    return problems(s, with_legal=False)

@@ -265,7 +265,16 @@ class State:
         return dataclasses.replace(self, _memo={}, **kw)
 
     def units_at(self, h: int) -> list[int]:
-        return [u for u, x in enumerate(self.loc) if x == h]
+        if h < 0:
+            return [u for u, x in enumerate(self.loc) if x == h]
+        at = self._memo.get("at")
+        if at is None:
+            at = {}
+            for u, x in enumerate(self.loc):
+                if x >= 0:
+                    at.setdefault(x, []).append(u)
+            self._memo["at"] = at
+        return list(at.get(h, ()))  # a copy: callers may extend it
 
     def occupied(self, side: int) -> int:
         key = "occ0" if side == 0 else "occ1"
