@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from typhoon.ai.budget import LEVEL_NAMES, SEARCH_LEVELS, Budget
 from typhoon.ai.levels import LevelPlayer, SearchLevelPlayer, level_player
+from typhoon.games import own_levels
 from typhoon.players.base import LEVELS
 
 
@@ -21,7 +22,7 @@ def _factory(level: str) -> Callable[[int | None], LevelPlayer]:
     return lambda seed: level_player(level, seed)
 
 
-for _level in LEVEL_NAMES:
+for _level in (*LEVEL_NAMES, *own_levels()):
     LEVELS[_level] = _factory(_level)
 
 __all__ = ["SEARCH_LEVELS", "Budget", "LevelPlayer", "SearchLevelPlayer", "level_player"]

@@ -9,6 +9,10 @@ game's AI module (``FrontEnds.ai``, imported by name):
 - else the framework's generic player (:mod:`typhoon.ai.generic`) over the module's
   ``evaluate(state, side)``.
 
+A game-own level (``games.own_levels``, e.g. a game's second heuristic) plays only the games that
+list it in their ``LEVELS``; asking it to choose in another game raises
+:class:`~typhoon.errors.OptionError`.
+
 A game without an AI module (or whose module offers neither) plays only the ``random`` level:
 asking another level to choose there raises :class:`~typhoon.errors.OptionError`.
 """
@@ -21,10 +25,10 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from typhoon.ai.budget import HEURISTIC, SEARCH_LEVELS, Budget
+from typhoon.ai.budget import HEURISTIC, LEVEL_NAMES, SEARCH_LEVELS, Budget
 from typhoon.ai.generic import OnePlyPlayer, RolloutSearchPlayer
 from typhoon.errors import OptionError
-from typhoon.games import GameModule, module_of_state
+from typhoon.games import GameModule, module_of_state, own_levels
 from typhoon.players.base import Player
 
 
@@ -82,6 +86,9 @@ class LevelPlayer:
         own = getattr(module, "LEVELS", {}).get(self.level)
         if own is not None:
             p: Player = own(self.seed)
+        elif self.level not in LEVEL_NAMES:
+            # a game-own level (games.own_levels) has no generic player to fall back on
+            raise OptionError(f"{game.title} ({game.key}) has no AI level {self.level!r}")
         else:
             evaluate = getattr(module, "evaluate", None)
             if evaluate is None:
@@ -135,7 +142,10 @@ def level_player(level: str, seed: int | None = None) -> LevelPlayer:
         return LevelPlayer(level, seed)
     if level in SEARCH_LEVELS:
         return SearchLevelPlayer(level, seed)
-    raise OptionError(f"unknown AI level {level!r}; levels: {', '.join([HEURISTIC, *SEARCH_LEVELS])}")
+    if level in own_levels():
+        return LevelPlayer(level, seed)
+    known = [HEURISTIC, *SEARCH_LEVELS, *own_levels()]
+    raise OptionError(f"unknown AI level {level!r}; levels: {', '.join(known)}")
 
 
 __all__ = ["LevelPlayer", "SearchLevelPlayer", "ai_module", "level_player"]

@@ -57,6 +57,9 @@ class _Entry:
     title: str
     package: str
     edition_word: str = "edition"
+    # Level names the game's AI module offers beyond the framework's (its LEVELS has each):
+    # listed here so every command knows them without importing any game.
+    own_levels: tuple[str, ...] = ()
 
 
 def _from_package(key: str, entry: _Entry) -> GameModule:
@@ -90,7 +93,9 @@ def _from_package(key: str, entry: _Entry) -> GameModule:
 # use; nothing else in typhoon lists the games. The first is the default game.
 _REGISTRY: dict[str, _Entry] = {
     "bfm": _Entry("Battle for Moscow", "typhoon.games.bfm"),
-    "tmc": _Entry("The Moscow Campaign", "typhoon.games.tmc", edition_word="scenario"),
+    "tmc": _Entry(
+        "The Moscow Campaign", "typhoon.games.tmc", edition_word="scenario", own_levels=("operational",)
+    ),
     "ma": _Entry("Moscow Attacked!", "typhoon.games.ma"),
 }
 DEFAULT_GAME = "bfm"
@@ -135,3 +140,13 @@ def edition_words() -> list[str]:
     """The edition words of the registered games, other than "edition" (read without loading
     any game: the command line offers each as an alias of --edition)."""
     return sorted({e.edition_word for e in _REGISTRY.values()} - {"edition"})
+
+
+def own_levels() -> dict[str, list[str]]:
+    """Each game-own AI level name -> the keys of the games that offer it (read without loading
+    any game)."""
+    out: dict[str, list[str]] = {}
+    for key, e in sorted(_REGISTRY.items()):
+        for level in e.own_levels:
+            out.setdefault(level, []).append(key)
+    return out

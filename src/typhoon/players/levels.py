@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 
 from typhoon.errors import OptionError
+from typhoon.games import own_levels
 from typhoon.players import base
 from typhoon.players.base import Player
 
@@ -20,9 +21,15 @@ def _load_levels() -> None:
         import typhoon.ai  # noqa: F401
 
 
-def player_names() -> list[str]:
+def player_names(game: str | None = None) -> list[str]:
+    """The level names; for ``game`` (a key), only those that play it: a game-own level
+    (``typhoon.games.own_levels``) is left out of every other game."""
     _load_levels()
-    return sorted(base.LEVELS)
+    names = sorted(base.LEVELS)
+    if game is None:
+        return names
+    own = own_levels()
+    return [n for n in names if game in own.get(n, [game])]
 
 
 def make_player(name: str, seed: int | None = None) -> Player:

@@ -206,6 +206,7 @@ class GameService:
                     if mod.edition_word == "edition"
                     else mod.edition_word.capitalize(),
                     "reconstruction": fe.notice,
+                    "levels": player_names(key),  # a game-own level is offered only with its game
                     "editions": [
                         {
                             "key": ed,
@@ -252,10 +253,10 @@ class GameService:
     # -- creating ---------------------------------------------------------------------------
 
     def create(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        mode, side, level = _mode_side_level(params)
         key = _opt_str(params, "game") or self.default_game
         if key not in game_keys():
             raise _bad(f"unknown game {key!r}; games: {', '.join(game_keys())}")
+        mode, side, level = _mode_side_level(params, game=key)
         edition = _opt_str(params, "edition") or self._default_edition(key)
         options = params.get("options") or {}
         if not isinstance(options, dict) or not all(isinstance(v, str | int) for v in options.values()):
@@ -298,6 +299,10 @@ class GameService:
         if record.seed is None or mode == "remote":
             game.reseed_secret()  # the rolls so far stay as they are (dice_from)
         game.roll_dice()
+        if mode == "ai" and level not in player_names(game.module.key):
+            raise _bad(
+                f"{game.module.title} has no AI level {level!r}; levels: {', '.join(player_names(game.module.key))}"
+            )
         ai = _ai_sides(mode, side, level)
         game.players = {sd: ai.get(sd, "human") for sd in SIDES}
         return self._store_new(game, mode, side, ai, notes=())
@@ -913,14 +918,16 @@ def _opt_str(params: Mapping[str, Any], key: str) -> str | None:
     return v
 
 
-def _mode_side_level(params: Mapping[str, Any], default_mode: str = "ai") -> tuple[str, str, str]:
+def _mode_side_level(
+    params: Mapping[str, Any], default_mode: str = "ai", game: str | None = None
+) -> tuple[str, str, str]:
     mode = _opt_str(params, "mode") or default_mode
     if mode not in MODES:
         raise _bad(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     side = _opt_str(params, "side") or "german"
     if side not in SIDES:
         raise _bad(f"side must be german or soviet, not {side!r}")
-    levels = player_names()
+    levels = player_names(game)
     level = _opt_str(params, "level") or _default_level(levels)
     if level not in levels:
         raise _bad(f"unknown AI level {level!r}; levels: {', '.join(levels)}")

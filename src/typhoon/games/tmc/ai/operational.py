@@ -82,12 +82,7 @@ TOWN_BONUS = 3.0  # an objective town entered
 RESERVE_DIST = 6  # Soviet units at least this far from the Germans may go by rail
 CUT_CANDIDATES = 30  # hexes whose supply cut is computed exactly, per recount
 CUT_RECOUNTS = 5
-_MODE = __import__("os").environ.get("TMC_MODE", "")
-OVERRUN_FIRST_EV = 4.0
-EXPLOIT_MIN = 2.0 if _MODE == "a" else 0.5
-EXPLOIT_FIRST = (
-    __import__("os").environ.get("TMC_EXPLOIT_FIRST") == "1"
-)  # measured (docs/TMC_AI.md): overruns first, then exploitation
+EXPLOIT_MIN = 2.0  # an exploitation move must be worth this much over staying (score units)
 
 OPERATIONAL_WEIGHTS = (
     DEFAULT_WEIGHTS[GERMAN],
@@ -157,24 +152,11 @@ class OperationalPlanner(Planner):
 
     def _attack_positions(self, s: State, movers: list[int], overrun_only: bool) -> None:
         if self.side == GERMAN and overrun_only:
-            if _MODE == "c":
-                w = self.w
-                self.w = dataclasses.replace(w, attack_min_ev=OVERRUN_FIRST_EV)
-                try:
-                    super()._attack_positions(s, movers, overrun_only)
-                finally:
-                    self.w = w
-                movers = [u for u in movers if u not in self.plan.targets]
-                self._exploit(s, movers)
-                movers = [u for u in movers if u not in self.plan.targets]
-                super()._attack_positions(s, movers, overrun_only)
-            elif EXPLOIT_FIRST:  # the mechanised units take their deep hexes, the rest overrun
-                self._exploit(s, movers)
-                movers = [u for u in movers if u not in self.plan.targets]
-                super()._attack_positions(s, movers, overrun_only)
-            else:  # overruns where 11-1 is reached, every other mechanised unit exploits
-                super()._attack_positions(s, movers, overrun_only)
-                self._exploit(s, [u for u in movers if u not in self.plan.targets])
+            # Exploitation first (EXPLOIT_MIN): the mechanised units take their deep hexes, the
+            # rest overrun. Measured against overruns first, docs/TMC_AI.md.
+            self._exploit(s, movers)
+            movers = [u for u in movers if u not in self.plan.targets]
+            super()._attack_positions(s, movers, overrun_only)
             return
         if self.side == SOVIET:
             self._tula_garrison(s, movers)
@@ -450,7 +432,9 @@ class TmcOperational(TmcHeuristic):
 
     def make_attack_plan(self, s: State) -> AttackPlan:
         if s.side == GERMAN:
-            return super().make_attack_plan(s)
+            german = super().make_attack_plan(s)
+            self._summary = f"{len(german.battles)} battle(s) where the odds pay"
+            return german
         offensive = s.turn >= COUNTER_OFFENSIVE
         sup = supply.supply_now(s, GERMAN).in_supply
 

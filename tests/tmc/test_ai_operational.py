@@ -1,0 +1,170 @@
+"""The TMC ``operational`` level (issue 14 items 1-2): legal decisions to the end of a short game
+for both sides, and its plans on hand-built positions (rules_en.md §11 supply, §14 overruns,
+§20 rail movement, §23 Moscow)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from typhoon.games.tmc import engine
+from typhoon.games.tmc.actions import Entrain, Move
+from typhoon.games.tmc.ai import LEVELS
+from typhoon.games.tmc.ai.heuristic import TmcHeuristic
+from typhoon.games.tmc.ai.operational import TmcOperational, soviet_supplied
+from typhoon.games.tmc.rules import GERMAN, SOVIET
+from typhoon.games.tmc.supply import supply_now
+
+from .engine_fixtures import make_map, make_rules, position, started, unit
+from .test_ai_tmc import _play_phase, play_checked
+
+
+def test_operational_is_a_tmc_level_and_heuristic_is_unchanged() -> None:
+    """The new player is its own level name; ``heuristic`` stays the rules-of-thumb player
+    (its fixed-seed games are pinned by tests/test_speed_identity.py)."""
+    assert isinstance(LEVELS["operational"](1), TmcOperational)
+    h = LEVELS["heuristic"](1)
+    assert type(h) is TmcHeuristic
+
+
+def test_soviet_supply_with_extra_german_units_matches_the_engine() -> None:
+    """§11.2: the AI's hypothetical supply (German units added) is the engine's supply when
+    nothing is added, and a German unit can only shrink Soviet supply."""
+    s = engine.new_game("1")
+    while s.phase_spec.kind == "setup":
+        s, _ = engine.apply(s, engine.legal_actions(s)[0])
+    base = soviet_supplied(s)
+    assert base == supply_now(s, SOVIET).in_supply
+    h = (
+        s.rules.grid.index["3040"]
+        if "3040" in s.rules.grid.index
+        else s.rules.grid.hexes[len(s.rules.grid.hexes) // 2]
+    )
+    assert soviet_supplied(s, 1 << h) & ~base == 0
+
+
+def _short_rules() -> Any:
+    row = tuple(f"{c:02d}05" for c in range(1, 13))
+    m = make_map(rails=(row,), repaired=row[:5], moscow=("1208", "1209", "1210"))
+    units = [
+        unit("GA1", "german", 6, 10, "0403", kind="armour"),
+        unit("GA2", "german", 6, 10, "0407", kind="armour"),
+        unit("GI1", "german", 2, 5, "0502"),
+        unit("GI2", "german", 2, 5, "0505"),
+        unit("GI3", "german", 2, 5, "0508"),
+        unit("GI4", "german", 2, 5, "0510"),
+        unit("SR1", "soviet", 2, 4, "0702"),
+        unit("SR2", "soviet", 2, 4, "0705"),
+        unit("SR3", "soviet", 2, 4, "0708"),
+        unit("SR4", "soviet", 2, 4, "0710"),
+        unit("SR5", "soviet", 2, 4, "1208"),
+    ]
+    return make_rules(units, m, first=1, last=2)
+
+
+@pytest.mark.parametrize("side", [GERMAN, SOVIET])
+def test_operational_plays_a_short_game_to_the_end(side: int) -> None:
+    """Two game turns on a small map: every decision is legal (Game.play refuses any other)
+    and the game ends with a §24 level."""
+    from typhoon.game import CHANCE
+
+    ai = TmcOperational(5)
+    other = TmcHeuristic(6)
+    players = (ai, other) if side == GERMAN else (other, ai)
+    s = started(_short_rules())
+    n = 0
+    while not s.is_terminal:
+        if s.is_chance:
+            s = engine.apply_unchecked(s, engine.ROLLS[n % 6])
+            n += 1
+            continue
+        acts = engine.legal_actions(s)
+        who = s.current_player()
+        assert who != CHANCE
+        a = players[who].choose(s, acts)
+        assert a in acts
+        s, _ = engine.apply(s, a)
+    assert s.result in ("german", "soviet") and s.level
+    assert ai.explain()
+
+
+@pytest.mark.parametrize("side", [GERMAN, SOVIET])
+def test_operational_plays_a_turn_of_scenario_1_either_side(side: int) -> None:
+    """The real map: one game turn, each side, against the heuristic."""
+    ai = TmcOperational(5)
+    other = TmcHeuristic(6)
+    players = (ai, other) if side == GERMAN else (other, ai)
+    g = play_checked(players, "1", seed=41 + side, last_turn=1)
+    assert g.state.turn >= 2 or g.is_over
+    assert ai.explain()
+
+
+def _gap_position() -> Any:
+    """German mechanised phase: a Soviet line in column 08 with a gap at rows 4-6 (SR1's ZOC
+    ends at row 3, SR2's starts at row 7) and a panzer division west of it."""
+    row = tuple(f"{c:02d}05" for c in range(1, 13))
+    m = make_map(rails=(row,), repaired=row[:5], moscow=("1208", "1209", "1210"))
+    rules = make_rules(
+        [
+            unit("GA1", "german", 6, 10, kind="armour"),
+            unit("SR1", "soviet", 2, 4),
+            unit("SR2", "soviet", 2, 4),
+            unit("SR3", "soviet", 2, 4),
+        ],
+        m,
+    )
+    return rules, position(
+        rules, {"GA1": "0505", "SR1": "0802", "SR2": "0808", "SR3": "0809"}, phase="german_mechanised"
+    )
+
+
+def test_a_gap_in_the_soviet_line_is_exploited_by_a_panzer() -> None:
+    """Issue 14 item 1: in the mechanised phase the panzer drives through the gap behind the
+    Soviet units (nearer Moscow than they are), and says so."""
+    rules, s = _gap_position()
+    player = TmcOperational(1)
+    after, taken = _play_phase(s, player)
+    moves = [a for a in taken if isinstance(a, Move) and a.unit == "GA1"]
+    assert moves, "the panzer moves"
+    end = after.loc[rules.unit_index["GA1"]]
+    col = rules.grid.coords[end][0]
+    assert col >= 9, f"GA1 ends in {rules.grid.ids[end]}, not behind the line"
+    assert "exploit" in player.planner(s).plan.notes[rules.unit_index["GA1"]]
+
+
+def _moscow_threat() -> tuple[Any, Any]:
+    """Soviet movement: a German spearhead 4 hexes from Moscow, Moscow garrisoned, and a rifle
+    division far east on normal rail (24 columns; rail along row 05)."""
+    row = tuple(f"{c:02d}05" for c in range(1, 25))
+    m = make_map(cols=24, rails=(row,), repaired=row[:5], moscow=("1208", "1209", "1210"))
+    rules = make_rules(
+        [
+            unit("GA1", "german", 6, 10, kind="armour"),
+            unit("SG1", "soviet", 3, 4),
+            unit("SG2", "soviet", 3, 4),
+            unit("SG3", "soviet", 3, 4),
+            unit("SR9", "soviet", 3, 4),
+        ],
+        m,
+    )
+    return rules, position(
+        rules,
+        {"GA1": "0806", "SG1": "1208", "SG2": "1209", "SG3": "1210", "SR9": "2405"},
+        phase="soviet_movement",
+    )
+
+
+def test_a_threatened_moscow_gets_reserves_by_rail() -> None:
+    """Issue 14 item 2 (§20): the far reserve entrains and rides toward the threatened sector;
+    the heuristic (rail for arriving reinforcements only) walks it 4 hexes."""
+    rules, s = _moscow_threat()
+    dist = rules.grid.distance
+    moscow = rules.grid.index["1208"]
+    sr9 = rules.unit_index["SR9"]
+    after, taken = _play_phase(s, TmcOperational(1))
+    assert Entrain("SR9") in taken
+    op_dist = dist(after.loc[sr9], moscow)
+    h_after, _ = _play_phase(s, TmcHeuristic(1))
+    h_dist = dist(h_after.loc[sr9], moscow)
+    assert op_dist <= 6 < h_dist, (op_dist, h_dist)
