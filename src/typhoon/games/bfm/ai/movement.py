@@ -28,6 +28,9 @@ class Scorer(Protocol):
     already placed (told through ``assign``), but only on those within ``radius`` hexes."""
 
     radius: int
+    # Optional ``local: bool``: True if a score depends on nothing but the placements within
+    # ``radius`` of its hex (then a placement re-scores only near its destination, not near
+    # the hex the unit left: those scores cannot have changed). False or absent: both.
 
     def score(self, u: int, h: int) -> float: ...
 
@@ -95,6 +98,7 @@ def plan_moves(
                 jitter[(u, h)] = rng.gauss(0.0, noise)
     result = MovePlan()
     radius = scorer.radius
+    local = bool(getattr(scorer, "local", False))
 
     def allowed(u: int, h: int) -> bool:
         if (plan >> h) & 1 or (enemy >> h) & 1:
@@ -122,8 +126,10 @@ def plan_moves(
         unit_set.discard(u)
         for hh in dests[u]:
             scores.pop((u, hh), None)
-        # Re-score pairs whose destination is near the hexes that changed.
-        near = grid.within(h, radius) | grid.within(start[u], radius)
+        # Re-score pairs whose destination is near the hexes that changed. The hex left
+        # changes no score of a local scorer (movers are not in its occupied hexes), only
+        # whether other units may end there.
+        near = grid.within(h, radius) | (1 << start[u] if local else grid.within(start[u], radius))
         for x in bits(near):
             for uu, hh in by_hex.get(x, ()):
                 if uu not in unit_set:

@@ -74,6 +74,9 @@ class GermanScorer:
         # Before combat a score depends on units placed near the targets (4 hexes); after,
         # only on neighbours.
         self.radius = 4 if before_combat else 1
+        # After combat a score reads the placements next to its hex only (flanks); before
+        # combat it reaches further (the targets' neighbours) than the radius re-scored.
+        self.local = not before_combat
         self.s = s
         self.w = w = w or Weights()
         self.before_combat = before_combat
@@ -284,6 +287,7 @@ class SovietScorer:
     position the phase began with is worked out once, here)."""
 
     radius = 2
+    local = True  # a score reads the plan within 2 hexes only (cover, flanks, way out)
 
     def __init__(self, s: State, w: Weights | None = None):
         self.s = s
