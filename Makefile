@@ -1,11 +1,13 @@
 # Two commands for a fresh machine:
-#   make play   install Typhoon into .venv and start the browser game (prints the URL)
+#   make play   install Typhoon into .venv and start the browser game (prints the URL;
+#               make play PORT=8080 chooses the port)
 #   make test   install Typhoon with the test tools into .venv and run every check and test
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 CORE := $(VENV)/.installed-core
 FULL := $(VENV)/.installed-full
+PORT ?= 8000
 
 .PHONY: play test lint typecheck unit soak bench clean install tmc-map
 
@@ -24,7 +26,7 @@ $(FULL): pyproject.toml | $(VENV)/bin/python
 install: $(FULL)
 
 play: $(CORE)
-	$(PY) -m typhoon serve
+	$(PY) -m typhoon serve --port $(PORT)
 
 test: lint typecheck unit
 

@@ -86,3 +86,48 @@ def test_rules_lists_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
     assert "crt_4to1_die3" in out and "vpg2009" in out
+
+
+def test_rules_prints_each_option_once(capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 15, Terminal: `typhoon rules --game tmc` printed the same options 24 times.
+    assert main(["rules", "--game", "tmc"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("-o forest_reading=VALUE") == 1
+    assert "24:" in out
+
+
+def test_rules_options_pointer_exists(capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 15, Terminal: `--help` pointed to `typhoon rules --options`, which did not exist.
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    assert "rules --options" not in capsys.readouterr().out
+    assert main(["rules", "--options"]) == 0
+    assert "crt_4to1_die3" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["match", "study", "tournament"])
+def test_help_prints_percent_once(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 15, Terminal: `match --help` printed "95%%".
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    assert "95%" in out and "%%" not in out
+
+
+def test_play_default_opponent_is_heuristic() -> None:
+    # Issue 15, Terminal: the default opponent was `random`; the browser's (and README's) is the computer.
+    from typhoon.cli.play import default_opponent
+    from typhoon.game import Game
+
+    assert default_opponent(Game("bfm", seed=1)) == "heuristic"
+
+
+def test_make_play_takes_a_port() -> None:
+    # Issue 15, Terminal: `make play` could not choose a port (`make play PORT=8080`).
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run(
+        ["make", "-n", "-W", "pyproject.toml", "play", "PORT=8080"], cwd=root, capture_output=True, text=True
+    ).stdout
+    assert "--port 8080" in out

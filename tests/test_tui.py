@@ -387,7 +387,7 @@ def test_typhoon_play_no_color(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     _play(monkeypatch, ["--no-color", "--seed", "3"], "setup standard\nmap\nquit\n")
     out = capsys.readouterr().out
     assert ESC not in out
-    assert "German: human; Soviet: computer (random)." in out
+    assert "German: human; Soviet: computer (heuristic)." in out  # issue 15: the default opponent
     assert "[XXIV]" in out
 
 
@@ -489,3 +489,9 @@ def test_several_attackers_stop_at_the_first_that_cannot_attack() -> None:
     assert "XXIV Panzer Corps is not adjacent to 0405" in reply
     assert "LVII" not in reply
     assert [t for _, t in Record.from_game(session.game).actions][-1] == "attack XLVI 0405"
+
+
+def test_errors_never_suggest_roll() -> None:
+    # Issue 15, Terminal: error messages listed `roll` (a chance action) among the player's verbs.
+    _, out, _ = run_session(["rol"])
+    assert "`roll`" not in answer_to(out, "rol")

@@ -50,7 +50,7 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="rule option, repeatable (see `typhoon rules --options`)",
+        help="rule option, repeatable (`typhoon rules --game KEY` lists them)",
     )
 
 

@@ -14,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "match",
         help="play N games between two players, alternating sides",
         description="Play N games between players A and B (A is German in even games, Soviet in "
-        "odd ones) and print the results by side with 95%% Wilson confidence intervals. "
+        "odd ones) and print the results by side with 95% Wilson confidence intervals. "
         "Game i uses seed SEED+i, so a match is reproducible whatever --jobs is.",
     )
     p.add_argument("a", metavar="PLAYER_A", help="player level, e.g. heuristic, search, search:fast")

@@ -27,10 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description="Play any registered game in the terminal (--game KEY; `typhoon rules --game KEY` lists "
         "its editions, or scenarios). Each side is 'human' or a computer "
         "player level ('random', or any AI level installed; a wrong name lists them). Default: you "
-        "play the German side against the random player. Type `help` in the game for the commands.",
+        "play the German side against the computer (the heuristic level, as in the browser; random for "
+        "a game without an AI). Type `help` in the game for the commands.",
     )
     p.add_argument("--german", metavar="WHO", help="human or a player level (default: human)")
-    p.add_argument("--soviet", metavar="WHO", help="human or a player level (default: random)")
+    p.add_argument("--soviet", metavar="WHO", help="human or a player level (default: heuristic)")
     p.add_argument("--hotseat", action="store_true", help="two humans at one terminal")
     p.add_argument("--seed", type=int, help="seed of the dice and the computer players (default: random)")
     p.add_argument("--load", metavar="FILE", help="continue a saved game record")
@@ -56,6 +57,14 @@ def make_controller(who: str, seed: int | None) -> Player | None:
     return make_player(who, seed)
 
 
+def default_opponent(game: Game) -> str:
+    """The computer's level when none is named: the browser's default (heuristic) where the game
+    has an AI and the AI levels are installed, else random."""
+    if "heuristic" in player_names() and game.module.front_ends.ai is not None:
+        return "heuristic"
+    return "random"
+
+
 def run(args: argparse.Namespace) -> int:
     if args.load:
         if args.edition or args.option or args.game is not None:
@@ -66,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         game = Game(game_of(args), args.edition, options_from(args), seed=args.seed)
     german = args.german or HUMAN
-    soviet = args.soviet or (HUMAN if args.hotseat else "random")
+    soviet = args.soviet or (HUMAN if args.hotseat else default_opponent(game))
     if args.hotseat and (args.german not in (None, HUMAN) or args.soviet not in (None, HUMAN)):
         raise OptionError("--hotseat means two humans; leave out --german/--soviet levels")
     # Computer players get their own seeds derived from the game's, so a seed replays a session.

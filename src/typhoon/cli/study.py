@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="a balance study: one pairing over a grid of editions/options, report with plots",
         description="Play GAMES games per cell of the grid (every combination of the --grid axes) "
         "between players A and B, alternating sides, and write a Markdown report with PNG plots "
-        "(win rate per side with 95%% Wilson intervals, game length, turn of the decisive capture, "
+        "(win rate per side with 95% Wilson intervals, game length, turn of the decisive capture, "
         "victory levels where the game has them). Game i of the run uses seed SEED+i on any backend.",
     )
     p.add_argument("a", metavar="PLAYER_A", nargs="?")

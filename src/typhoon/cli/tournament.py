@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "tournament",
         help="a round robin between players, with ratings and 95%% intervals",
         description="Every pair of players plays --games games, sides alternated; prints the "
-        "results and Bradley-Terry ratings (Elo scale) with 95%% bootstrap intervals. Game i of "
+        "results and Bradley-Terry ratings (Elo scale) with 95% bootstrap intervals. Game i of "
         "the run uses seed SEED+i, so a tournament is the same with any --jobs or --ray.",
     )
     p.add_argument("players", nargs="+", metavar="PLAYER", help="player levels or cmd:<command line>")

@@ -508,6 +508,8 @@ class Session:
 
     def unknown(self, word: str) -> None:
         words = help.all_words(self.action_verbs(), self.help_commands())
+        # Dice are never typed: `roll` is no verb of the player's to suggest (issue 15).
+        words = [w for w in words if w != "roll"]
         close = difflib.get_close_matches(word.lower(), words, n=1, cutoff=0.6)
         hint = f" Did you mean `{close[0]}`?" if close else ""
         self.error(f"Unknown command '{word}'.{hint} Type `help` for the commands.")
