@@ -185,3 +185,27 @@ def test_replay_steps_and_uploading_a_record(client: TestClient) -> None:
     v = view(client, up.json()["id"])
     assert v["game"] == "tmc" and v["actions"] == 3
     assert next(u for u in v["units"] if u["id"] == "G1Pz")["hex"] == "0516"
+
+
+def test_odds_choice_lists_the_computed_odds_first_then_highest_first() -> None:
+    """Issue 15 (The Moscow Campaign's combat): the computed odds come first and are marked
+    ``primary``, the lower columns follow highest first, and the prompt names the battle."""
+    from typhoon.games.tmc import webview
+    from typhoon.games.tmc.actions import Odds
+    from typhoon.games.tmc.engine import new_game
+
+    state = new_game("1")
+    cols = ["1-2", "1-1", "11-1", "2-1", "5-1", "3-2"]
+    lv = webview.legal_view(state, [Odds(c) for c in cols], lambda a: f"odds {a.column}")
+    shown = [d["column"] for d in lv["actions"] if d["kind"] == "odds"]
+    assert shown == ["11-1", "5-1", "2-1", "3-2", "1-1", "1-2"]
+    assert lv["actions"][0]["primary"] is True
+    assert [d for d in lv["actions"] if d.get("primary")] == [lv["actions"][0]]
+    assert "(the computed odds)" in lv["actions"][0]["label"]
+    # The prompt says which battle is being resolved.
+    from typhoon.games.tmc.state import Battle
+
+    state.combat = Battle(hexes=(0,), attackers=(0,), defenders=(), side=0, stage=0)
+    prompt = webview.legal_view(state, [Odds("1-1")], lambda a: "odds 1-1")["prompt"]
+    r = state.rules
+    assert f"on {r.grid.ids[0]} by {r.units[0].id}" in prompt

@@ -171,8 +171,13 @@ def legal_view(state: Any, actions: Sequence[Any], to_text: Any) -> dict[str, An
             d["label"] = f"Resolve on the {d['column']} column" + (
                 " (the computed odds)" if d["column"] == best else " (lower)"
             )
-    if best is not None:  # the computed odds first: a click on the first button is the best one
-        out.sort(key=lambda d: d["kind"] == "odds" and d["column"] != best)
+    if best is not None:
+        # The computed odds first and marked (``primary``), then the lower ones highest first
+        # (issue 15: a player resolved at 1-2 instead of 11-1 by clicking the first button).
+        for d in out:
+            if d["kind"] == "odds" and d["column"] == best:
+                d["primary"] = True
+        out.sort(key=lambda d: -_odds_value(d["column"]) if d["kind"] == "odds" else float("-inf"))
     for d in out:
         if d["kind"] == "end":
             d["label"] = _end_label(state, out)
@@ -276,7 +281,7 @@ def _prompt(state: Any, kinds: set[str]) -> str:
     if kinds & {"lose", "disrupt"}:
         return "Combat result: choose the attacking units that take it."
     if "odds" in kinds:
-        return "Resolve the attack: choose the odds column (the computed one or a lower one)."
+        return f"Resolve the attack{_battle_words(state)}: choose the odds column (the computed one, first, or a lower one)."
     if "attack" in kinds:
         return (
             "Combat: click an enemy hex (or one of your units) to declare an attack, one unit at a time; "
@@ -285,6 +290,18 @@ def _prompt(state: Any, kinds: set[str]) -> str:
     if kinds & {"move", "railmove", "enter", "arrive"}:
         return f"{words.step_text(state)}: click one of your units (outlined), then a highlighted hex. End the phase when done."
     return "Choose an action."
+
+
+def _battle_words(state: Any) -> str:
+    """' on 1420 by G1Pz, G2Pz': the battle being resolved (issue 15: the prompt says which)."""
+    b = state.combat
+    if b is None:
+        return ""
+    ids = state.rules.grid.ids
+    units = state.rules.units
+    where = ", ".join(ids[h] for h in b.hexes)
+    by = ", ".join(units[u].id for u in b.attackers)
+    return f" on {where}" + (f" by {by}" if by else "")
 
 
 def hex_view(state: Any, hid: str) -> dict[str, Any]:

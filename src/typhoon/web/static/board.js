@@ -355,7 +355,9 @@
     notice.hidden = !v.notice;
     notice.textContent = v.notice || "";
     let who = whoText(v);
-    if (v.mode === "remote") who += " · remote opponent";
+    // A spectator has no opponent (issue 15: "Watching (no side) · remote opponent").
+    if (v.mode === "remote" && v.you.length) who += " · your opponent plays from their own link";
+    else if (v.mode === "remote") who += ": two players, each with a secret link";
     $("who").textContent = who;
     $("record-link").href = gpath("/record");
     const share = $("share");
@@ -418,7 +420,7 @@
     // Decisions that are no place on the map: buttons (the end of the phase last).
     const buttons = $("buttons");
     for (const a of G.legal.filter((x) => isButton(x) && x.kind !== "end")) {
-      buttons.append(actionButton(a, a.kind === "setupstandard" ? { class: "primary" } : {}));
+      buttons.append(actionButton(a, a.kind === "setupstandard" || a.primary ? { class: "primary" } : {}));
     }
     const end = G.legal.find((x) => x.kind === "end");
     if (end) buttons.append(actionButton(end, { id: "end-btn", text: `${label(end)} (E)` }));

@@ -61,7 +61,7 @@ window.TyphoonUI = (function () {
   // Which side(s) the viewer plays and which the computer plays.
   function whoText(v) {
     let who;
-    if (!v.you.length) who = "Watching (no side)";
+    if (!v.you.length) who = "Watching this game";
     else if (v.you.length === 2) who = "Hot seat: you play both sides";
     else who = `You play the ${cap(v.you[0])} side`;
     const ai = Object.entries(v.ai).map(([s, l]) => `${cap(s)}: computer (${l})`).join(", ");

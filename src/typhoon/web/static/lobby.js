@@ -52,9 +52,11 @@
   }
 
   function fillLevels() {
-    const sel = $("level");
-    sel.innerHTML = "";
-    for (const l of META.levels) sel.append(el("option", { value: l, text: l, selected: l === META.default_level }));
+    for (const id of ["level", "up-level"]) {
+      const sel = $(id);
+      sel.innerHTML = "";
+      for (const l of META.levels) sel.append(el("option", { value: l, text: l, selected: l === META.default_level }));
+    }
   }
 
   function mode() { return document.querySelector("input[name=mode]:checked").value; }
@@ -138,8 +140,13 @@
     }
   }
 
+  // A hot seat plays both sides: no "Your side" (issue 15); a level only against the computer.
   function syncMode() {
     $("level-row").hidden = mode() !== "ai";
+    $("side-row").hidden = mode() === "hotseat";
+    const up = $("up-mode").value;
+    $("up-level-row").hidden = up !== "ai";
+    $("up-side-row").hidden = up === "hotseat";
   }
 
   async function init() {
@@ -150,6 +157,7 @@
     fillLevels();
     $("edition").addEventListener("change", fillOptions);
     for (const r of document.querySelectorAll("input[name=mode]")) r.addEventListener("change", syncMode);
+    $("up-mode").addEventListener("change", syncMode);
     syncMode();
     $("new-game").addEventListener("submit", submitNew);
     $("upload").addEventListener("submit", submitUpload);
