@@ -47,6 +47,7 @@ from .state import (
     State,
     Stay,
 )
+from .structure import structural_problems
 
 _UNIT_HEX = {"move": Move, "rail": Rail, "reinforce": Reinforce, "replace": Replace, "attack": Attack}
 _UNIT_HEX2 = {"airdrop": Airdrop, "advance": Advance, "base": Base}
@@ -276,15 +277,7 @@ def position_from_text(text: str) -> State:
         battle=None if d["battle"] is None else _battle(d["battle"], n, hexes),
         result=None if d["result"] is None else _word(d["result"], _RESULTS, "result"),
     )
-    wrong = _structural_problems(s)
+    wrong = structural_problems(s)
     if wrong:
         raise NotationError(f"not a Moscow Attacked! position: {'; '.join(wrong[:3])}")
     return s
-
-
-def _structural_problems(s: State) -> list[str]:
-    """What the engine relies on and the field checks cannot see: air units off the map, one
-    side per hex, stacking, the bombers' base a city or town."""
-    from .invariants import problems  # invariants imports this module
-
-    return problems(s, with_legal=False)
