@@ -97,4 +97,8 @@ def test_opponents(monkeypatch: pytest.MonkeyPatch) -> None:
     env.step(int(np.flatnonzero(env.action_masks())[0]))
     assert env.match.to_act == env.side or env.match.over
     for name in player_names():  # "random", "heuristic", ... whatever is installed
-        BfmGymEnv(opponent=name).reset(seed=0)
+        if name in player_names("bfm"):
+            BfmGymEnv(opponent=name).reset(seed=0)
+        else:  # another game's own level (games.own_levels): refused at once, typed
+            with pytest.raises(OptionError, match="has no AI level"):
+                BfmGymEnv(opponent=name)

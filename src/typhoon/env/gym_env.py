@@ -34,8 +34,10 @@ from gymnasium import spaces
 
 from typhoon.env.codec import EncodingError, env_games
 from typhoon.env.match import Match
+from typhoon.errors import OptionError
 from typhoon.games import DEFAULT_GAME, game_module
 from typhoon.players import Player, make_player
+from typhoon.players.levels import player_names
 
 ILLEGAL_MODES = ("random", "lose", "raise")
 
@@ -81,6 +83,8 @@ class GameGymEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.side = sides.index(side)
         self.opponent_name = opponent
+        if opponent in player_names() and opponent not in player_names(module.key):
+            raise OptionError(f"{module.title} has no AI level {opponent!r}")  # another game's own level
         self.opponent: Player = make_player(opponent, 0)  # fails early on an unknown level
         self.illegal_action = illegal_action
         self.mask_in_info = mask_in_info
