@@ -168,3 +168,50 @@ def test_a_threatened_moscow_gets_reserves_by_rail() -> None:
     h_after, _ = _play_phase(s, TmcHeuristic(1))
     h_dist = dist(h_after.loc[sr9], moscow)
     assert op_dist <= 6 < h_dist, (op_dist, h_dist)
+
+
+def _weak_moscow() -> tuple[Any, Any]:
+    """Soviet movement: a German panzer 3 hexes from Moscow; Moscow hex 1208 held by two 1-CF
+    militia, two strong rifle divisions two hexes east, the other Moscow hexes held."""
+    row = tuple(f"{c:02d}05" for c in range(1, 15))
+    m = make_map(cols=14, rails=(row,), repaired=row[:5], moscow=("1208", "1209", "1210"))
+    rules = make_rules(
+        [
+            unit("GA1", "german", 6, 10, kind="armour"),
+            unit("SM1", "soviet", 1, 4),
+            unit("SM2", "soviet", 1, 4),
+            unit("SS1", "soviet", 4, 4),
+            unit("SS2", "soviet", 3, 4),
+            unit("SG9", "soviet", 2, 4),
+            unit("SG8", "soviet", 2, 4),
+        ],
+        m,
+    )
+    return rules, position(
+        rules,
+        {
+            "GA1": "0908",
+            "SM1": "1208",
+            "SM2": "1208",
+            "SS1": "1408",
+            "SS2": "1409",
+            "SG9": "1209",
+            "SG8": "1210",
+        },
+        phase="soviet_movement",
+    )
+
+
+def test_a_threatened_moscow_is_held_by_its_strongest_defenders() -> None:
+    """Issue 14 item 2 (§23 Moscow): with the Germans 3 hexes away, the strongest divisions that
+    can reach the hex garrison Moscow and a weaker unit makes room; the heuristic keeps whoever
+    stands there."""
+    rules, s = _weak_moscow()
+    idx = rules.unit_index
+    moscow = rules.grid.index["1208"]
+    after, _ = _play_phase(s, TmcOperational(1))
+    assert after.loc[idx["SS1"]] == moscow and after.loc[idx["SS2"]] == moscow
+    assert [after.loc[idx[u]] for u in ("SM1", "SM2")].count(moscow) == 1
+    h_after, _ = _play_phase(s, TmcHeuristic(1))
+    assert h_after.loc[idx["SM1"]] == moscow and h_after.loc[idx["SM2"]] == moscow
+    assert h_after.loc[idx["SS1"]] != moscow

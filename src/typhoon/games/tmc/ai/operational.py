@@ -287,6 +287,48 @@ class OperationalPlanner(Planner):
                 self.held.add(u)
         self.summary.append(f"Tula held by {min(want, len(s.stacks.get(t, ())) + len(cands))} unit(s)")
 
+    def _moscow_garrison(self, s: State, movers: list[int]) -> None:
+        """With the Germans within five hexes, each Moscow hex is held by its strongest
+        defenders: the strongest units that can be there (those there included) stay or come,
+        and weaker ones and railway troops make room. The heuristic's garrison keeps whoever is
+        there (in scenario 15 railway troops and 1-CF militia: the operational German took
+        Moscow in 16 of 20 games against it). Farther out, the heuristic's garrison."""
+        moscow = s.rules.map.moscow
+        ed = self.sit.enemy_dist()
+        near = min(ed[h] for h in moscow)
+        if self.offensive or near > 5:
+            super()._moscow_garrison(s, movers)
+            return
+        units = s.rules.units
+        dm = self.board.dist_moscow
+        mmask = s.rules.map.moscow_mask
+        want = 3 if near <= 3 else 2
+        for h in moscow:
+            here = [u for u in s.stacks.get(h, ()) if units[u].side == SOVIET]
+            fixed = [u for u in here if u not in self.reach or u in self.plan.targets]
+            pool = [
+                u
+                for u in movers
+                if u not in self.plan.targets
+                and not units[u].eb
+                and (s.loc[u] == h or (s.loc[u] not in moscow and h in self.reach[u].left))
+            ]
+            pool.sort(key=lambda u: (-float(self.sit.defence_of(u, h)), dm[s.loc[u]], u))
+            chosen = pool[: max(0, want - len(fixed))]
+            for u in here:  # the rest of the hex's movable units leave for the nearest free hex
+                if u in fixed or u in chosen:
+                    continue
+                outside = [d for d in self.reach[u].dsts if not (mmask >> d) & 1 and self._room(d)]
+                if outside:
+                    d = min(outside, key=lambda d: (dm[d], d))
+                    self._claim(s, u, d, f"makes room in Moscow ({s.rules.grid.ids[d]})")
+                    self.held.add(u)
+            for u in chosen:
+                if s.loc[u] == h or self._room(h):
+                    self._claim(s, u, h, "holds Moscow" if s.loc[u] == h else "garrisons Moscow")
+                    self.held.add(u)
+        self.summary.append(f"Moscow held by its strongest defenders ({want} a hex)")
+
     def _pick_reserves(self, s: State) -> None:
         """Units far from the Germans (marching on Moscow included), on normal rail, not
         holding Moscow or Tula: rail reserves for the threatened sector (the rail goal)."""
