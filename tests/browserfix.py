@@ -95,3 +95,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+def end_phase(page: Any, key: bool = False) -> None:
+    """End the phase from the page: the End button (or the E key), confirmed when the page
+    asks first because units could still act (issue 15)."""
+    if key:
+        page.keyboard.press("e")
+    else:
+        page.click("#end-btn")
+    if page.locator("#end-confirm:not([hidden])").count():
+        if key:
+            page.keyboard.press("e")
+        else:
+            page.click("#end-yes")

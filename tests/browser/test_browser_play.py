@@ -16,6 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
+from browserfix import end_phase
+
 pytestmark = pytest.mark.browser
 
 
@@ -118,7 +120,7 @@ def test_play_against_the_ai(browser: Any, server: str, artifacts: Path) -> None
         wait_js(page, f"G.view.units.find(u => u.id === '{mv2['unit']}').hex === '{mv2['dst']}'")
 
         # Combat: click a defender, the eligible attackers light up, keep one, see the odds.
-        page.keyboard.press("e")
+        end_phase(page, key=True)
         wait_js(page, "G.view.phase.kind === 'combat' && G.legal.some(a => a.kind === 'attack')")
         target = js(page, "G.legal.find(a => a.kind === 'attack').target")
         attackers = js(
@@ -137,7 +139,7 @@ def test_play_against_the_ai(browser: Any, server: str, artifacts: Path) -> None
         assert "Odds:" in preview and "Die" in preview and "%" in preview and "Defender:" in preview
         page.click("#declare-btn")
         wait_js(page, "G.view.battles.length === 1")
-        page.click("#end-btn")
+        end_phase(page)
         wait_js(page, "G.view.log.some(e => e.actor === 'chance')")
         assert "Die:" in page.inner_text("#log")
 
@@ -146,7 +148,7 @@ def test_play_against_the_ai(browser: Any, server: str, artifacts: Path) -> None
 
         # End the German turn; the computer plays the Soviet turn and the German decides again.
         wait_js(page, "G.legal.some(a => a.kind === 'end')")
-        page.keyboard.press("e")
+        end_phase(page, key=True)
         wait_js(page, "G.view.turn === 2 && G.view.your_turn", timeout=30_000)
         soviet = js(page, "G.view.log.filter(e => e.actor === 'soviet' && e.n > 20).length")
         assert soviet > 0
@@ -160,7 +162,7 @@ def test_play_against_the_ai(browser: Any, server: str, artifacts: Path) -> None
         after = js(page, "({version: G.view.version, units: G.view.units})")
         assert json.dumps(after, sort_keys=True) == json.dumps(before, sort_keys=True)
         wait_js(page, "G.legal.some(a => a.kind === 'end')")
-        page.click("#end-btn")
+        end_phase(page)
         wait_js(page, f"G.view.version > {before['version']}")
 
         # The replay viewer: from the start, step forward, jump to a turn, leave.

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from browserfix import end_phase
+
 pytestmark = pytest.mark.browser
 
 
@@ -81,7 +83,7 @@ def test_tmc_against_the_ai_move_by_clicking_and_see_the_reply(
             if js(page, "G.view.turn > 1 || !G.view.your_turn"):
                 break
             version = js(page, "G.view.version")
-            page.click("#end-btn")
+            end_phase(page)
             wait_js(page, f"G.view.version > {version}")
         # The AI plays the Soviet player turn; then it is the German's decision in GT 2.
         wait_js(page, "G.view.turn === 2 && G.view.your_turn", timeout=90_000)

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from browserfix import end_phase
 from tinygame import KEY, PACKAGE
 from typhoon.games import register_game, unregister_game
 
@@ -88,7 +89,8 @@ def test_the_tiny_game_is_played_to_the_end_by_clicking(
         page.keyboard.press("Enter")
         wait_js(page, f"G.sel && G.sel.unit === '{unit}'")
         go(dst)
-        assert f"Enter: Move {unit} to {dst}" in page.inner_text("#focus-info")
+        # the focus words come with the hex's view, fetched after the key press: wait for them
+        wait_js(page, f"document.getElementById('focus-info').innerText.includes('Enter: Move {unit} to {dst}')")
         page.keyboard.press("Enter")
         wait_js(page, f"G.view.units.find(u => u.id === '{unit}').hex === '{dst}'")
         # Then each side clicks the End button (or a unit and a hex) until the game is over.
@@ -96,7 +98,7 @@ def test_the_tiny_game_is_played_to_the_end_by_clicking(
             if js(page, "G.view.result"):
                 break
             version = js(page, "G.view.version")
-            page.click("#end-btn")
+            end_phase(page)
             wait_js(page, f"G.view.version > {version}")
         wait_js(page, "G.view.result")
         assert page.inner_text("#prompt .banner.over").strip()

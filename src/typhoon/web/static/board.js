@@ -8,7 +8,7 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const TyphoonUI = window.TyphoonUI;
-  const { el, cap, readToken, whoText, waitingText, fillPhases, bindReplay } = TyphoonUI;
+  const { el, cap, readToken, whoText, waitingText, fillPhases, bindReplay, plain, wordsWithSources, keyWords } = TyphoonUI;
   const SVGNS = "http://www.w3.org/2000/svg";
   const LIST_MAX = 40;
 
@@ -37,6 +37,9 @@
     words: {}, // hex id -> words fetched from the server (this version)
     previewSeq: 0,
     renderedLog: 0,
+    confirmEnd: false, // the End was asked for while units could still act: E again confirms
+    thinkingSince: null, // when the computer's turn was first seen (the "thinking… Ns" clock)
+    online: true,
   };
 
   const api = (method, path, body) => TyphoonUI.api(method, path, body, G.token);
@@ -275,6 +278,7 @@
       G.sel = null;
       G.group = null;
       G.choices = null;
+      G.confirmEnd = false;
       G.words = {};
       showError("");
     }
@@ -312,7 +316,15 @@
     setView(await api("GET", gpath("?svg=1&legal=1")), { force: true });
   }
 
-  const page = { setView, announce, showError, canAct };
+  // The server answered (or not): a banner while it cannot be reached (issue 15).
+  function connection(ok) {
+    if (ok === G.online) return;
+    G.online = ok;
+    $("conn").hidden = ok;
+    if (!ok) announce("Cannot reach the server; retrying.");
+  }
+
+  const page = { setView, announce, showError, canAct, connection };
 
   function send(texts) {
     return TyphoonUI.sendActions(G, page, texts, req(), "The game had moved on; this is the current position. ");
@@ -349,11 +361,17 @@
 
   function renderHeader() {
     const v = G.view;
-    $("edition").textContent = v.title || v.edition || "";
-    document.title = `Typhoon — ${v.title || v.game} — ${v.id}`;
+    $("edition").textContent = plain(v.title || v.edition || "");
+    // A badge in the tab's title while a remote player has a decision to make (issue 15).
+    const badge = v.mode === "remote" && v.your_turn && !v.result ? "● Your turn — " : "";
+    document.title = `${badge}Typhoon — ${plain(v.title || v.game)} — ${v.id}`;
     const notice = $("notice");
     notice.hidden = !v.notice;
-    notice.textContent = v.notice || "";
+    if (notice.dataset.text !== (v.notice || "")) { // rebuilt only when it changes: an open disclosure stays open
+      notice.dataset.text = v.notice || "";
+      notice.innerHTML = "";
+      if (v.notice) notice.append(wordsWithSources(v.notice, "notice-words"));
+    }
     let who = whoText(v);
     // A spectator has no opponent (issue 15: "Watching (no side) · remote opponent").
     if (v.mode === "remote" && v.you.length) who += " · your opponent plays from their own link";
@@ -391,7 +409,30 @@
       const tm = v.to_move;
       st.append(el("br"), el("span", { class: `side-${tm}`, id: "to-move" }, tm === "chance" ? "Die roll due" : `${cap(tm)} to decide`));
     }
-    $("rules").textContent = v.rules ? `${v.rules_label || "Rules in force"}: ${v.rules}` : "";
+    renderRules(v);
+  }
+
+  // The rules in force, in words: the edition's name, then the options (a trailing
+  // "[edition; key=value, ...]" list) each in words, behind a disclosure.
+  function renderRules(v) {
+    const box = $("rules");
+    if (box.dataset.text === (v.rules || "")) return;
+    box.dataset.text = v.rules || "";
+    box.innerHTML = "";
+    if (!v.rules) return;
+    let text = String(v.rules);
+    let opts = [];
+    const m = /\s*\[([^\]]*)\]\s*$/.exec(text);
+    if (m) {
+      text = text.slice(0, m.index);
+      opts = m[1].split(/[;,]\s*/).filter((x) => x.includes("=")).map((x) => x.split("="));
+    }
+    box.append(`${v.rules_label || "Rules in force"}: `, wordsWithSources(text, "rules-words"));
+    if (opts.length) {
+      const list = el("ul", { class: "opt-list" });
+      for (const [k, val] of opts) list.append(el("li", { text: `${keyWords(k)}: ${keyWords(val)}` }));
+      box.append(el("details", { class: "rules-opts" }, el("summary", { text: `Options (${opts.length})` }), list));
+    }
   }
 
   function actionButton(a, attrs) {
@@ -402,7 +443,8 @@
     const v = G.view;
     const prompt = $("prompt");
     for (const id of ["buttons", "choices", "pool", "stack", "selinfo", "others"]) $(id).innerHTML = "";
-    if (!G.group) $("preview").innerHTML = "";
+    if (!G.group) { $("preview").innerHTML = ""; $("group-buttons").innerHTML = ""; }
+    $("end-confirm").hidden = true;
     fillDatalist();
     if (v.result) {
       prompt.textContent = "";
@@ -411,6 +453,7 @@
     }
     if (!canAct()) {
       prompt.textContent = waitingText(v);
+      if (computerTurn(v)) prompt.append(" ", el("span", { id: "thinking", class: "thinking", role: "status" }, thinkingText()));
       if (v.can_undo) $("buttons").append(el("button", { type: "button", onclick: undo, text: "Undo (U)" }));
       return;
     }
@@ -423,7 +466,8 @@
       buttons.append(actionButton(a, a.kind === "setupstandard" || a.primary ? { class: "primary" } : {}));
     }
     const end = G.legal.find((x) => x.kind === "end");
-    if (end) buttons.append(actionButton(end, { id: "end-btn", text: `${label(end)} (E)` }));
+    if (end) buttons.append(el("button", { type: "button", id: "end-btn", "data-action": end.text, onclick: askEnd, text: `${endText(end)} (E)` }));
+    renderEndConfirm(end);
     if (v.can_undo) buttons.append(el("button", { type: "button", id: "undo-btn", onclick: undo, text: "Undo (U)" }));
     if (G.sel || G.group || G.choices) buttons.append(el("button", { type: "button", onclick: clearSel, text: "Cancel (Esc)" }));
     // A choice between several actions that one click could mean.
@@ -465,6 +509,69 @@
         for (const a of list.slice(0, LIST_MAX)) box.append(actionButton(a));
       }
     }
+  }
+
+  // -- ending a phase is deliberate (issue 15) ------------------------------------------------
+
+  // The end button says what it ends: the game's own words, or the phase's name.
+  function endText(end) {
+    const l = label(end).trim();
+    return /^end$/i.test(l) && G.view.phase && G.view.phase.name ? `End the ${G.view.phase.name}` : l;
+  }
+
+  // The units that could still do something other than end the phase.
+  function stillActive() {
+    return new Set(G.legal.filter((a) => a.kind !== "end").flatMap((a) => (a.group ? [...unitsOf(a), a.group] : unitsOf(a)))).size;
+  }
+
+  function askEnd() {
+    const end = G.legal.find((x) => x.kind === "end");
+    if (!end || !canAct()) return;
+    if (G.confirmEnd || !stillActive()) {
+      G.confirmEnd = false;
+      send([end.text]);
+      return;
+    }
+    G.confirmEnd = true;
+    renderPrompt();
+    const yes = $("end-yes");
+    if (yes) yes.focus();
+    announce($("end-confirm").textContent);
+  }
+
+  function renderEndConfirm(end) {
+    const box = $("end-confirm");
+    box.innerHTML = "";
+    box.hidden = !(end && G.confirmEnd);
+    if (box.hidden) return;
+    const n = stillActive();
+    box.append(el("p", { text: `${n} unit${n === 1 ? "" : "s"} could still act. ${endText(end)} anyway?` }),
+      el("button", { type: "button", id: "end-yes", class: "primary", onclick: askEnd, text: "Yes, end it (E)" }),
+      " ", el("button", { type: "button", id: "end-no", onclick: keepPlaying, text: "Keep playing (Esc)" }));
+  }
+
+  function keepPlaying() {
+    G.confirmEnd = false;
+    renderPrompt();
+    announce("The phase goes on.");
+  }
+
+  // -- the computer's turn: a clock while it thinks (issue 15) -----------------------------
+
+  function computerTurn(v) { return !v.result && (v.ai_thinking || !!v.ai[v.to_move]); }
+
+  function thinkingText() {
+    const secs = G.thinkingSince ? Math.floor((Date.now() - G.thinkingSince) / 1000) : 0;
+    return `The computer is thinking… ${secs}s`;
+  }
+
+  function tickThinking() {
+    const v = G.view;
+    if (v && computerTurn(v) && !G.replay) {
+      if (!G.thinkingSince) G.thinkingSince = Date.now();
+    } else G.thinkingSince = null;
+    const t = $("thinking");
+    if (t) t.textContent = thinkingText();
   }
 
   function promptText() {
@@ -602,7 +709,9 @@
     G.sel = null;
     G.group = null;
     G.choices = null;
+    G.confirmEnd = false;
     $("preview").innerHTML = "";
+    $("group-buttons").innerHTML = "";
     renderPrompt();
     drawOverlay();
     announce("Selection cleared.");
@@ -703,14 +812,17 @@
 
   async function updatePreview() {
     const box = $("preview");
+    const bar = $("group-buttons");
+    bar.innerHTML = "";
     if (!G.group) { box.innerHTML = ""; return; }
     const attackers = [...G.group.with, ...G.group.chosen];
     const seq = ++G.previewSeq;
     box.innerHTML = "";
+    // The declare button sits in the action bar, always in view (issue 15).
     const declare = el("button", { type: "button", class: "primary", id: "declare-btn", disabled: !chosenActs().length, onclick: declareGroup, text: "Declare (D)" });
-    const buttons = el("div", { class: "buttons" }, declare, el("button", { type: "button", onclick: clearSel, text: "Cancel (Esc)" }));
+    bar.append(declare);
     if (!attackers.length) {
-      box.append(el("p", { text: "Choose at least one attacker (outlined)." }), buttons);
+      box.append(el("p", { text: "Choose at least one attacker (outlined)." }));
       return;
     }
     try {
@@ -722,7 +834,6 @@
       if (seq !== G.previewSeq) return;
       box.append(el("p", { class: "note", text: e.message }));
     }
-    box.append(buttons);
   }
 
   function renderPreview(p) {
@@ -816,7 +927,8 @@
   function renderReplayPanel() {
     const r = G.replay;
     $("prompt").textContent = "Replay: the map shows the position after the step below. Leave the replay to play on.";
-    for (const id of ["buttons", "choices", "pool", "stack", "selinfo", "others", "preview"]) $(id).innerHTML = "";
+    for (const id of ["buttons", "choices", "pool", "stack", "selinfo", "others", "preview", "group-buttons"]) $(id).innerHTML = "";
+    $("end-confirm").hidden = true;
     const e = r.entry;
     $("rp-info").textContent = `Step ${r.step} of ${r.total}` + (e ? ` — ${sideWord(e.actor)}: ${e.action}. ${e.events.map((x) => x.text).join(" ")}` : " — the start of the game.");
     const sel = $("rp-turn");
@@ -897,13 +1009,13 @@
     if (k === "-") { zoom(1.4); return; }
     if (lower === "w") { viewAll(); return; }
     if (lower === "a") { viewActive(); return; }
-    if (k === "Escape") { if (G.sel || G.group || G.choices) clearSel(); return; }
+    if (k === "Escape") { if (G.confirmEnd) keepPlaying(); else if (G.sel || G.group || G.choices) clearSel(); return; }
     if (G.replay) {
       if (k === "," || k === "PageUp") replayGo(G.replay.step - 1);
       else if (k === "." || k === "PageDown") replayGo(G.replay.step + 1);
       return;
     }
-    if (lower === "e") { const a = G.legal.find((x) => x.kind === "end"); if (a && canAct()) send([a.text]); }
+    if (lower === "e") askEnd();
     else if (lower === "u") undo();
     else if (lower === "d") declareGroup();
     else if (lower === "n") { $("numbers").checked = !$("numbers").checked; toggleNumbers(); }
@@ -992,6 +1104,10 @@
       send([text]);
     });
     bindReplay(G, replayGo, leaveReplay, announce);
+    // The browser knows at once when the network goes; the next answer clears the banner.
+    window.addEventListener("offline", () => connection(false));
+    window.addEventListener("online", () => { load().then(() => connection(true), () => connection(false)); });
+    setInterval(tickThinking, 500);
   }
 
   async function init() {
@@ -1010,6 +1126,7 @@
   }
 
   G.centreOn = centreOn; // for tests: bring a hex into view without changing the zoom
+  G.page = page; // for tests: show a given view
   window.typhoon = G; // for debugging and tests
   init();
 })();

@@ -107,6 +107,10 @@ window.TyphoonUI = (function () {
       if ((e.status === 409 || e.status === 403) && e.data && e.data.state) {
         page.setView(e.data.state, { force: true });
         page.showError((e.status === 409 ? staleNote || "" : "") + e.message);
+      } else if (!e.status) {
+        // fetch itself failed: no answer from the server, so nothing was played
+        if (page.connection) page.connection(false);
+        page.showError("Cannot reach the server: your decision was not sent. Try again when the connection is back.");
       } else {
         page.showError(e.message);
       }
@@ -138,6 +142,7 @@ window.TyphoonUI = (function () {
       if (!G.view) { await sleep(500); continue; }
       try {
         const v = await api("GET", `/api/games/${encodeURIComponent(G.id)}?${query()}&after=${G.view.version}&wait=25`, undefined, G.token);
+        if (page.connection) page.connection(true);
         if (v.version > G.view.version) {
           const fresh = announceFresh ? v.log.filter((e) => e.n > G.view.actions && !v.you.includes(e.actor)) : [];
           page.setView(v);
@@ -148,6 +153,7 @@ window.TyphoonUI = (function () {
           page.setView(v, { force: true });
         }
       } catch (e) {
+        if (page.connection && !e.status) page.connection(false);
         await sleep(2000);
       }
     }
@@ -179,5 +185,69 @@ window.TyphoonUI = (function () {
     return toggle;
   }
 
-  return { el, api, sleep, cap, readToken, whoText, waitingText, fillPhases, sendActions, undoLast, pollGame, bindReplay };
+  // -- words (issue 15: no project jargon in the page) -----------------------------------------
+
+  // A reference to where a reading comes from: a file, a web address, the seed document, a
+  // question number, a rule paragraph. Such words go behind a "where this comes from" link.
+  const SOURCE_RE = /(https?:\/\/|\bwww\.|\b[\w-]+\.(?:com|org|net|de|md|json)\b|\bdocs\/|\bseed\b|\bQ\d+\b|\b[A-Z]{2}-[A-Z]\d\b|\bcalendar\b|\bUNVERIFIED\b|\breference pack\b|\boberlabs\b)/i;
+  const UNVERIFIED_WORDS = "Not yet confirmed against a printed copy of the rules.";
+
+  // Text in words plus its sources: {words, sources}. A leading "reference:" prefix, each
+  // sentence or bracket that cites a source, and "UNVERIFIED" move to `sources`.
+  function splitSources(text) {
+    let t = String(text || "").trim();
+    const sources = [];
+    if (/\bUNVERIFIED\b/.test(t)) {
+      sources.push(UNVERIFIED_WORDS);
+      t = t.replace(/\bUNVERIFIED\b(?: for [^.:]+)?[.:]?\s*/g, "").trim();
+    }
+    // "rules of seed 002" in a title says which text the rules follow: a source.
+    t = t.replace(/,?\s*rules of seed \d+/gi, (m) => { sources.push(m.replace(/^,\s*/, "").trim()); return ""; });
+    const pre = /^([^:]{1,70}):\s+/.exec(t);
+    let topic = null; // "Half side of the 7-4 corps: <readings and their sources>"
+    if (pre && (SOURCE_RE.test(pre[1]) || /^\d+\.\d+/.test(pre[1])) && !/^(yes|no)\b/i.test(pre[1])) { sources.push(pre[1]); t = t.slice(pre[0].length); }
+    else if (pre && !/^(yes|no)\b/i.test(pre[1])) topic = pre[1];
+    // Brackets that cite: "(docs/X.md, docs/Y.md)", "(seed 001 rules exact)", "(steve-and-pattie.com)".
+    t = t.replace(/\s*\(([^()]*)\)/g, (m, inner) => (SOURCE_RE.test(inner) ? (sources.push(inner), "") : m));
+    const kept = [];
+    const cited = [];
+    for (const sentence of t.split(/(?<=[.;])\s+/)) (SOURCE_RE.test(sentence) ? cited : kept).push(sentence);
+    if (kept.length) sources.push(...cited);
+    else if (topic) { kept.push(topic + "."); sources.push(t.slice(topic.length + 1).trim()); } // the readings cite
+    else kept.push(...cited); // nothing but cites: keep the words
+    t = kept.join(" ").replace(/;$/, ".").replace(/\s+([,.;])/g, "$1").replace(/\(\s*\)/g, "").replace(/\s{2,}/g, " ").trim();
+    // A raw key left in the words (a choice named in brackets, say) is said in words too.
+    t = t.replace(/\b[a-z0-9]+(?:_[a-z0-9]+)+\b/gi, (m) => keyWords(m));
+    return { words: cap(t), sources };
+  }
+
+  // Text without its sources (a title, a notice).
+  function plain(text) { return splitSources(text).words; }
+
+  // A paragraph of words, with a "where this comes from" disclosure when it cites sources.
+  function wordsWithSources(text, cls) {
+    const { words, sources } = splitSources(text);
+    const box = el("span", { class: cls || "note" }, words);
+    if (sources.length) {
+      box.append(" ", el("details", { class: "sources" },
+        el("summary", { text: "where this comes from" }),
+        el("span", { text: sources.join(" · ") })));
+    }
+    return box;
+  }
+
+  // An option key or choice in words: "crt_4to1_die3" -> "CRT 4-1, die 3", "turns_2_4_6" ->
+  // "turns 2, 4, 6", "half_strength_7_4" -> "half strength 7-4".
+  function keyWords(key) {
+    let s = String(key);
+    s = s.replace(/(\d+)to(\d+)/g, "$1-$2").replace(/_die(\d)/g, ", die $1");
+    s = s.replace(/(\d+(?:_\d+){2,})/g, (m) => m.split("_").join(", "));
+    s = s.replace(/(\d+)_(\d+)/g, "$1-$2").replace(/^opt(\d+)_/, "optional rule $1: ").replace(/_/g, " ");
+    s = s.replace(/\b([a-z]{2,3})(\d)\b/g, "$1 $2").replace(/\b(german|soviet|russian)\b/g, (m) => cap(m));
+    s = s.replace(/\b(crt|zoc|cf|mp|vp|drm|eb|kg|gt|ae)\b/gi, (m) => m.toUpperCase());
+    s = s.replace(/\b(x{0,3}(?:ix|iv|v?i{0,3}))\b/gi, (m) => (m.length > 1 && /^[xvi]+$/i.test(m) ? m.toUpperCase() : m));
+    return cap(s.trim());
+  }
+
+  return { el, api, sleep, cap, readToken, whoText, waitingText, fillPhases, sendActions, undoLast, pollGame, bindReplay, splitSources, plain, wordsWithSources, keyWords };
 })();

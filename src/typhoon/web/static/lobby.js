@@ -4,7 +4,7 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
-  const { el, api } = window.TyphoonUI;
+  const { el, api, cap, plain, wordsWithSources, keyWords } = window.TyphoonUI;
   let META = null;
 
   function remember(id, token) {
@@ -27,14 +27,16 @@
   function fillEditions() {
     const g = game();
     $("edition-label").textContent = g.edition_label;
-    $("game-note").textContent = g.reconstruction || "";
+    $("game-note").innerHTML = "";
+    if (g.reconstruction) $("game-note").append(wordsWithSources(g.reconstruction, "notice-words"));
     $("game-note").hidden = !g.reconstruction;
     const sel = $("edition");
     sel.innerHTML = "";
     for (const ed of g.editions) {
-      sel.append(el("option", { value: ed.key, text: ed.title, selected: ed.key === g.default_edition }));
+      sel.append(el("option", { value: ed.key, text: plain(ed.title), selected: ed.key === g.default_edition }));
     }
     fillOptions();
+    fillLevels();
   }
 
   function fillOptions() {
@@ -44,19 +46,59 @@
     for (const o of ed.options) {
       const id = "opt-" + o.name;
       const sel = el("select", { id, "data-option": o.name, "aria-describedby": id + "-note" });
-      for (const c of o.choices) sel.append(el("option", { value: c, text: c + (c === o.default ? " (default)" : ""), selected: c === o.default }));
-      box.append(el("div", { class: "opt" },
-        el("label", { for: id, text: o.name.replace(/_/g, " ") + " " }), sel,
-        el("div", { class: "note", id: id + "-note", text: o.note })));
+      for (const c of o.choices) sel.append(el("option", { value: c, text: keyWords(c) + (c === o.default ? " (default)" : ""), selected: c === o.default }));
+      // The option's name in words (a trailing game key, as in "mud_soviet_<key>", says nothing).
+      const name = keyWords(o.name.replace(new RegExp(`_${game().key}$`), ""));
+      const note = wordsWithSources(o.note, "note");
+      note.id = id + "-note";
+      box.append(el("div", { class: "opt" }, el("label", { for: id, text: name + " " }), sel, note));
     }
   }
 
-  function fillLevels() {
-    for (const id of ["level", "up-level"]) {
-      const sel = $(id);
-      sel.innerHTML = "";
-      for (const l of META.levels) sel.append(el("option", { value: l, text: l, selected: l === META.default_level }));
+  // The computer levels as a short ladder, weakest first, in words (issue 15). A level the
+  // framework does not describe here is a game's own (offered only with its game); the search
+  // budgets (search:16 ... search:512) are for experiments, behind "All levels".
+  const LADDER = [
+    ["random", "Easy — random moves (instant)"],
+    ["heuristic", "Normal — heuristic: rules of thumb (about a second a turn)"],
+    ["search:fast", "Strong, quick — a short search (a few seconds a turn)"],
+    ["search", "Strong — search: plays each plan out before choosing (up to half a minute a turn)"],
+    ["search:strong", "Strongest — a deeper search (up to a minute a turn)"],
+  ];
+  const BUDGET_RE = /^search:(\d+)$/;
+
+  function ladder(levels) {
+    const known = new Map(LADDER);
+    const out = LADDER.filter(([k]) => levels.includes(k));
+    const own = levels.filter((l) => !known.has(l) && !BUDGET_RE.test(l));
+    // A game's own player plays above the heuristic it builds on: after "Normal".
+    const at = out.findIndex(([k]) => k === "heuristic") + 1;
+    out.splice(at, 0, ...own.map((l) => [l, `${cap(l)} — this game's own computer player (a few seconds a turn)`]));
+    const budgets = levels.filter((l) => BUDGET_RE.test(l)).sort((a, b) => BUDGET_RE.exec(a)[1] - BUDGET_RE.exec(b)[1]);
+    return { main: out, more: budgets.map((l) => [l, `Search with ${BUDGET_RE.exec(l)[1]} roll-outs per plan`]) };
+  }
+
+  function fillLevel(id, levels, all) {
+    const sel = $(id);
+    const was = sel.value;
+    const { main, more } = ladder(levels);
+    sel.innerHTML = "";
+    const pick = levels.includes(was) ? was : (levels.includes(META.default_level) ? META.default_level : main[0] && main[0][0]);
+    for (const [k, words] of main) sel.append(el("option", { value: k, text: words, selected: k === pick }));
+    if (all && more.length) {
+      const grp = el("optgroup", { label: "Search budgets (for experiments)" });
+      for (const [k, words] of more) grp.append(el("option", { value: k, text: words, selected: k === pick }));
+      sel.append(grp);
     }
+    if (!sel.value && main.length) sel.value = main.some(([k]) => k === META.default_level) ? META.default_level : main[0][0];
+  }
+
+  // The chosen game's levels; a loaded record's game is not known before it is read, so the
+  // upload offers the levels every game has.
+  function fillLevels() {
+    fillLevel("level", game().levels || META.levels, $("level-all").open);
+    const common = META.games.reduce((acc, g) => acc.filter((l) => (g.levels || META.levels).includes(l)), META.levels);
+    fillLevel("up-level", common, false);
   }
 
   function mode() { return document.querySelector("input[name=mode]:checked").value; }
@@ -143,6 +185,7 @@
   // A hot seat plays both sides: no "Your side" (issue 15); a level only against the computer.
   function syncMode() {
     $("level-row").hidden = mode() !== "ai";
+    $("level-all").hidden = mode() !== "ai";
     $("side-row").hidden = mode() === "hotseat";
     const up = $("up-mode").value;
     $("up-level-row").hidden = up !== "ai";
@@ -154,7 +197,7 @@
     fillGames();
     fillEditions();
     $("game").addEventListener("change", fillEditions);
-    fillLevels();
+    $("level-all").addEventListener("toggle", fillLevels);
     $("edition").addEventListener("change", fillOptions);
     for (const r of document.querySelectorAll("input[name=mode]")) r.addEventListener("change", syncMode);
     $("up-mode").addEventListener("change", syncMode);
