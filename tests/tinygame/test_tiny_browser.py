@@ -90,7 +90,9 @@ def test_the_tiny_game_is_played_to_the_end_by_clicking(
         wait_js(page, f"G.sel && G.sel.unit === '{unit}'")
         go(dst)
         # the focus words come with the hex's view, fetched after the key press: wait for them
-        wait_js(page, f"document.getElementById('focus-info').innerText.includes('Enter: Move {unit} to {dst}')")
+        wait_js(
+            page, f"document.getElementById('focus-info').innerText.includes('Enter: Move {unit} to {dst}')"
+        )
         page.keyboard.press("Enter")
         wait_js(page, f"G.view.units.find(u => u.id === '{unit}').hex === '{dst}'")
         # Then each side clicks the End button (or a unit and a hex) until the game is over.
