@@ -363,3 +363,18 @@ def test_units_used_are_known_counters():
     for n in range(1, 25):
         for u in load_scenario(n).units:
             assert units[u.id].side == u.side and u.type != "kg"
+
+
+@pytest.mark.parametrize("scenario", ["15", "21"])
+def test_kalinin_starts_german_held_in_november_and_december(scenario: str) -> None:
+    """Reconstruction revision (issue 14; docs/TMC_OOB.md §4, role "garrison"): Kalinin was German
+    from 14 October to 16 December 1941, so the November and December set-ups put a German
+    division in the city (the line walk had left it empty, and the Soviets walked in)."""
+    from typhoon.games.tmc import engine
+    from typhoon.games.tmc.actions import SetupStandard
+
+    s = engine.new_game(scenario)
+    while s.phase_spec.kind == "setup":
+        s, _ = engine.apply(s, SetupStandard())
+    kalinin = s.rules.map.places["Kalinin"]
+    assert (s.occ[0] >> kalinin) & 1, "no German unit in Kalinin"

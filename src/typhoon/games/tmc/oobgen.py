@@ -128,7 +128,12 @@ class Placer:
                 raise DataError(f"oobgen: no legal hex left for {uid} ({setup['title']})")
             return min(hexes, key=lambda h: (self.geo.km(lat, lon, h) + penalty * count.get(h, 0), h))
 
-        rest = [(uid, role) for uid, role, _, _ in entries if role != "eb"]
+        # (0) City garrisons first, each on the own-side land hex nearest its anchor (the city):
+        # a town the side historically held at the date, which the line walk would leave empty.
+        for uid, role, _, _ in entries:
+            if role == "garrison":
+                put(uid, best(uid, land, penalty=0.0))
+        rest = [(uid, role) for uid, role, _, _ in entries if role not in ("eb", "garrison")]
         ebs = [uid for uid, role, _, _ in entries if role == "eb"]
         # (1) Start-line ZOC coverage, north to south (EB units have no ZOC, §4.1).
         if m is not None:
