@@ -97,6 +97,7 @@ _REGISTRY: dict[str, _Entry] = {
         "The Moscow Campaign", "typhoon.games.tmc", edition_word="scenario", own_levels=("operational",)
     ),
     "ma": _Entry("Moscow Attacked!", "typhoon.games.ma"),
+    "mockba": _Entry("MOCKBA", "typhoon.games.mockba"),
 }
 DEFAULT_GAME = "bfm"
 _LOADED: dict[str, GameModule] = {}

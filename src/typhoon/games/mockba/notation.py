@@ -8,6 +8,7 @@ the attacker picks the route), ``reduce``, ``lose G3P.pz1``, ``advance G3P.pz1 1
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from functools import cache
 from typing import Any
@@ -17,6 +18,8 @@ from typhoon.errors import NotationError, OptionError
 from .rules import OPTION_SPECS, hex_index, load_rules
 from .state import (
     BARE_KINDS,
+    ELIM,
+    PHASES,
     Advance,
     AirSupply,
     Attack,
@@ -35,6 +38,7 @@ from .state import (
     Support,
     Undig,
 )
+from .structure import RESULTS, STEPS, structural_problems
 
 _UNIT_HEX = {
     "move": Move,
@@ -141,25 +145,105 @@ def position_to_text(s: State) -> str:
     return f"mockba {s.rules.edition} " + json.dumps(d, separators=(",", ":"), sort_keys=True)
 
 
-def _tup(x: Any) -> Any:
-    return tuple(_tup(y) for y in x) if isinstance(x, list) else x
+_RESULTS = frozenset(("german", "soviet", "draw"))
+_UNIT_BITS = ("red", "dug", "oos", "airsup", "moved", "attacked", "fu", "retreated", "dropped", "hit")
+_HEX_BITS = ("cut", "control", "taken")
+_COUNTS = ("air_g", "air_s", "rail_left", "rebuilt", "rebuilt_armour", "rebuilt_turn")
+
+
+def _int(v: Any, lo: int, hi: int, what: str) -> int:
+    # bool is an int subclass in Python; a position's numbers are never true/false
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise NotationError(f"{what} must be a whole number {lo}..{hi}, not {v!r}"[:200])
+    return v
+
+
+def _bool(v: Any, what: str) -> bool:
+    if not isinstance(v, bool):
+        raise NotationError(f"{what} must be true or false, not {v!r}"[:200])
+    return v
+
+
+def _word(v: Any, allowed: frozenset[str], what: str) -> str:
+    if not isinstance(v, str) or v not in allowed:
+        raise NotationError(f"{what} may not be {v!r}"[:200])
+    return v
+
+
+def _ints(v: Any, lo: int, hi: int, what: str, length: int | None = None) -> tuple[int, ...]:
+    if not isinstance(v, list) or (length is not None and len(v) != length):
+        raise NotationError(f"{what} must be a list of {length if length is not None else 'some'} numbers")
+    return tuple(_int(x, lo, hi, what) for x in v)
+
+
+def _battle(b: Any, units: int, hexes: int, columns: int) -> Battle:
+    if not isinstance(b, dict):
+        raise NotationError(f"battle must be an object or null, not {b!r}"[:200])
+    known = {f.name for f in dataclasses.fields(Battle)}
+    if set(b) - known or "target" not in b:
+        raise NotationError(f"battle fields must be among {sorted(known)}, target included")
+    u, h = units - 1, hexes - 1
+    kw: dict[str, Any] = {"target": _int(b["target"], 0, h, "battle target")}
+    for name, hi in (("attackers", u), ("defenders", u), ("groups", h)):
+        if name in b:
+            kw[name] = _ints(b[name], 0, hi, f"battle {name}")
+    for name in ("eliminated", "terrain_edge", "lost_unit"):
+        if name in b:
+            kw[name] = _bool(b[name], f"battle {name}")
+    for name, lo, hi in (
+        ("air", 0, 99),
+        ("dair", 0, 1),
+        ("column", -1, columns - 1),
+        ("die", 0, 6),
+        ("losses", 0, 999),
+        ("length", 0, 3),
+    ):
+        if name in b:
+            kw[name] = _int(b[name], lo, hi, f"battle {name}")
+    if "step" in b:
+        kw["step"] = _word(b["step"], STEPS, "battle step")
+    if "result" in b:
+        kw["result"] = _word(b["result"], RESULTS | {""}, "battle result")
+    return Battle(**kw)
 
 
 def position_from_text(text: str) -> State:
+    """Reads a position written by position_to_text; every field is checked for its type and
+    range, so a damaged text is a NotationError, never a state the engine cannot play."""
     try:
         tag, edition, body = text.strip().split(" ", 2)
         if tag != "mockba":
             raise ValueError("not a MOCKBA position")
         d = json.loads(body)
-        rules = load_rules(edition, d.pop("options"))
-        b = d.pop("battle")
-        battle = None if b is None else Battle(**{k: _tup(v) for k, v in b.items()})
-        fields = {k: _tup(d[k]) for k in _FIELDS}
-        s = State(rules=rules, battle=battle, **fields)
-        if len(s.loc) != len(rules.units):
-            raise ValueError("wrong number of units")
-        if not 0 <= s.phase <= 16 or not 1 <= s.turn <= rules.last_turn:
-            raise ValueError("turn or phase out of range")
-        return s
+        if not isinstance(d, dict) or not isinstance(d.get("options"), dict):
+            raise ValueError("the body must be an object with options")
+        missing = [k for k in (*_FIELDS, "battle") if k not in d]
+        if missing:
+            raise ValueError(f"missing {', '.join(missing)}")
+        extra = set(d) - {*_FIELDS, "battle", "options"}
+        if extra:
+            raise ValueError(f"unknown fields {', '.join(sorted(extra))}"[:200])
+        rules = load_rules(edition, d["options"])
     except (ValueError, KeyError, TypeError, OptionError) as exc:
         raise NotationError(f"not a MOCKBA position: {exc}") from exc
+    n, hexes = len(rules.units), len(rules.terrain)
+    bits_u, bits_h = (1 << n) - 1, (1 << hexes) - 1
+    kw: dict[str, Any] = {
+        "turn": _int(d["turn"], 1, rules.last_turn, "turn"),
+        "phase": _int(d["phase"], 0, len(PHASES), "phase"),  # len(PHASES): a finished game
+        "loc": _ints(d["loc"], ELIM, hexes - 1, "loc", n),
+    }
+    kw.update({f: _int(d[f], 0, bits_u, f) for f in _UNIT_BITS})
+    kw.update({f: _int(d[f], 0, bits_h, f) for f in _HEX_BITS})
+    kw.update({f: _int(d[f], 0, 999, f) for f in _COUNTS})
+    s = State(
+        rules=rules,
+        battle=None if d["battle"] is None else _battle(d["battle"], n, hexes, len(rules.columns)),
+        result=None if d["result"] is None else _word(d["result"], _RESULTS, "result"),
+        score=None if d["score"] is None else _int(d["score"], -999, 999, "score"),
+        **kw,
+    )
+    wrong = structural_problems(s)
+    if wrong:
+        raise NotationError(f"not a MOCKBA position: {'; '.join(wrong[:3])}")
+    return s

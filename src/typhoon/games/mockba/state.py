@@ -186,11 +186,12 @@ class State:
 
     @property
     def phase_spec(self) -> PhaseSpec:
-        return PHASES[self.phase]
+        # A finished game rests after the last phase (phase == len(PHASES)): shown as that phase.
+        return PHASES[min(self.phase, len(PHASES) - 1)]
 
     @property
     def side(self) -> int:
-        return PHASES[self.phase].side
+        return self.phase_spec.side
 
     @property
     def is_terminal(self) -> bool:

@@ -1,0 +1,1 @@
+"""MOCKBA research adapters (the env contract of the game kit)."""

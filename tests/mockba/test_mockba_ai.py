@@ -1,0 +1,76 @@
+"""MOCKBA AI (KIT2.md "The AI contract", issue 13): the game's own heuristic and search levels
+play both sides through the framework's level names, only legal actions, and the heuristic beats
+the random player."""
+
+from __future__ import annotations
+
+import pytest
+
+import typhoon.ai  # noqa: F401  (registers the framework's levels)
+from typhoon.game import CHANCE, Game
+from typhoon.games.mockba import ai
+from typhoon.games.mockba.engine import apply, legal_actions, odds
+from typhoon.players import make_player
+
+from .world import world
+
+
+def _play(
+    levels: tuple[str, str], seed: int, most: int | None = None, sides: list[int] | None = None
+) -> Game:
+    g = Game("mockba", None, {}, seed=seed)
+    players = [make_player(levels[0], seed=seed), make_player(levels[1], seed=seed)]
+    steps = 0
+    while not g.is_over and (most is None or steps < most):
+        p = g.current_player()
+        if p == CHANCE:
+            g.roll()
+            continue
+        legal = g.legal_actions()
+        a = players[p].choose(g.state, legal)
+        assert a in legal
+        s = g.state
+        if a.kind == "fire" and s.battle is not None and levels[p] == "heuristic":
+            # the heuristic fires at its side's threshold column or better (German 2:1, Soviet 3:1)
+            assert odds(s, s.battle)[0] >= ai.ATTACK_COLUMN[p]
+        g.play(a)
+        steps += 1
+        if sides is not None:
+            sides[p] += 1
+    return g
+
+
+def test_heuristic_plays_both_sides_legally() -> None:
+    sides = [0, 0]
+    _play(("heuristic", "heuristic"), 3, most=500, sides=sides)
+    assert min(sides) >= 20  # the German turn 1 and part of the Soviet one
+
+
+def test_search_level_decides_from_the_heuristic_shortlist() -> None:
+    g = Game("mockba", None, {}, seed=1)
+    p = make_player("search:fast", seed=1)
+    legal = g.legal_actions()
+    a = p.choose(g.state, legal)
+    assert a in legal and "search:" in p.explain()
+    h = ai.MockbaHeuristicPlayer(1)
+    short = h.ranked(g.state, legal, most=2)
+    assert len(short) == 2 and short[0] == h.choose(g.state, legal)
+
+
+def test_heuristic_declares_a_good_attack_and_fires_it() -> None:
+    s = world({"G9A.inf1": "1836", "16A.rif1": "1937"}, phase="g_combat")  # 4:1 (test_preview_words)
+    h = ai.MockbaHeuristicPlayer(0)
+    a = h.choose(s, legal_actions(s))
+    assert a.kind == "attack" and a.target == "1937"
+    s, _ = apply(s, a)
+    assert h.choose(s, legal_actions(s)).kind in ("fire", "air")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("levels", "winner"), [(("heuristic", "random"), "german"), (("random", "heuristic"), "soviet")]
+)
+def test_heuristic_beats_random(levels: tuple[str, str], winner: str) -> None:
+    """docs/MOCKBA_RULES.md "Speed and AI": the heuristic wins at least three games in four."""
+    wins = sum(_play(levels, seed).state.result == winner for seed in (1, 2, 3, 4))
+    assert wins >= 3
