@@ -482,16 +482,71 @@ def test_hex_units_and_automap() -> None:
     assert "/0101" not in answer_to(phase, "move XXIV 0308")
 
 
-def test_several_attackers_stop_at_the_first_that_cannot_attack() -> None:
+def test_several_attackers_are_all_or_nothing() -> None:
+    # Issue 15, Terminal: a multi-unit `attack` with one bad unit was half-applied (the good
+    # units declared, then an error). Now nothing is played and the bad unit is named.
     session, out, _ = run_session(["setup standard", "setup standard", "end", "attack 0405 XLVI XXIV LVII"])
     reply = answer_to(out, "attack 0405 XLVI XXIV LVII")
-    assert "XLVI Panzer Corps will attack 20th Army in 0405." in reply
+    assert "Nothing played" in reply
+    assert "unit XXIV, the 2nd of 3 actions" in reply
     assert "XXIV Panzer Corps is not adjacent to 0405" in reply
-    assert "LVII" not in reply
-    assert [t for _, t in Record.from_game(session.game).actions][-1] == "attack XLVI 0405"
+    assert "will attack" not in reply
+    texts = [t for _, t in Record.from_game(session.game).actions]
+    assert not any(t.startswith("attack") for t in texts)
+    # The same line without the bad unit declares both attackers.
+    session, out, _ = run_session(["setup standard", "setup standard", "end", "attack 0405 XLVI LVII"])
+    texts = [t for _, t in Record.from_game(session.game).actions]
+    assert texts[-2:] == ["attack XLVI 0405", "attack LVII 0405"]
+
+
+def test_play_actions_refuses_a_sequence_across_a_change_of_side() -> None:
+    """The generic all-or-nothing check (Session.play_actions): a sequence that would pass the
+    decision to the other side (or the dice) part-way plays nothing."""
+    game = Game(seed=5)
+    out = io.StringIO()
+    s = make_session(game, {0: None, 1: None}, out=out)
+    first = game.legal_actions()[0]  # the Soviet set-up hands the decision to the German side
+    trial = game.copy()
+    trial.play(first)
+    second = trial.legal_actions()[0]
+    assert trial.current_player() != game.current_player()
+    before = len(s.game.history)
+    assert not s.play_actions([first, second])
+    assert len(s.game.history) == before
+    assert "no longer decides" in out.getvalue()
+    assert s.play_actions([first])
+    assert len(s.game.history) == before + 1
 
 
 def test_errors_never_suggest_roll() -> None:
     # Issue 15, Terminal: error messages listed `roll` (a chance action) among the player's verbs.
     _, out, _ = run_session(["rol"])
     assert "`roll`" not in answer_to(out, "rol")
+
+
+def test_moscow_campaign_multi_unit_attack_is_all_or_nothing() -> None:
+    """Issue 15, Terminal: `attack HEX with A,B` in the Moscow Campaign (whose engine adds one
+    unit at a time) plays both additions or, when one unit may not attack, none, naming it."""
+    from typhoon.game import CHANCE
+
+    g = Game("tmc", "1", seed=3)
+    players = [RandomPlayer(3), RandomPlayer(4)]
+    while True:  # random play to the first German combat with two attacks open (action 335)
+        legal = g.legal_actions()
+        attacks = [g.text(a) for a in legal if getattr(a, "kind", "") == "attack"]
+        if attacks == ["attack 2760 with G167Inf", "attack 2648 with G9Pz"]:
+            break
+        if g.current_player() == CHANCE:
+            g.roll()
+        else:
+            g.play(players[g.current_player()].choose(g.state, legal))
+        assert len(g.history) < 400
+    out = io.StringIO()
+    s = make_session(g, {0: None, 1: None}, out=out, automap="off")
+    before = len(g.history)
+    s.handle("attack 2760 with G167Inf,G9Pz")
+    reply = out.getvalue()
+    assert "Nothing played" in reply and "unit G9Pz, the 2nd of 2 actions" in reply
+    assert len(s.game.history) == before
+    s.handle("attack 2760 with G167Inf")
+    assert len(s.game.history) == before + 1

@@ -119,3 +119,110 @@ def test_no_escape_codes_without_colour() -> None:
     coloured = render_map(state, Palette(True))
     assert "\x1b[" in coloured
     assert strip_ansi(coloured) == render_map(state)
+
+
+def _map_reply(edition: str, width: int, command: str = "map") -> list[str]:
+    import io
+
+    from typhoon.tui.session import make_session
+
+    out = io.StringIO()
+    s = make_session(started(edition), {0: None, 1: None}, out=out, width=width, automap="off")
+    s.handle(command)
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("edition", ["gdw1986", "vpg2009"])
+def test_the_map_fits_the_terminal(edition: str) -> None:
+    """Issue 15, Terminal: the map needed a 200x50 terminal. Every line of `map` (the map, its
+    legend, any note) fits 120 columns for the full map, 80 for the compact one, which a
+    narrower terminal gets by itself; `map full` / `map compact` choose."""
+    full = _map_reply(edition, 120)
+    assert any("/0101" in line for line in full) and "~" in "\n".join(full)
+    assert max(len(line) for line in full) <= 120
+    for width in (80, 100):
+        lines = _map_reply(edition, width)
+        assert not any("/0101" in line for line in lines)  # the compact map
+        assert max(len(line) for line in lines) <= 80, width
+        assert len(lines) <= 30  # and it fits a 80x30 screen
+    compact = _map_reply(edition, 120, "map compact")
+    assert max(len(line) for line in compact) <= 80 and "[XXIV]12" in "\n".join(compact)
+    narrow_full = _map_reply(edition, 80, "map full")
+    assert any("/0101" in line for line in narrow_full)
+    assert "`map compact`" in narrow_full[-1]
+    assert "usage: map [full|compact]" in "\n".join(_map_reply(edition, 120, "map wide"))
+
+
+def test_compact_map_places_every_hex_in_its_column() -> None:
+    """The compact map: each hex's text starts at its column (header CC) on its row's upper
+    line, or the lower one for the grid's shifted columns."""
+    from typhoon.games.bfm.termmap import COMPACT_CELL, COMPACT_LEFT, compact_size, render_compact
+
+    g = Game(edition="gdw1986", seed=1)  # an empty map: each hex shows its terrain
+    state = g.state
+    grid = state.rules.map.grid
+    lines = render_compact(state).splitlines()
+    assert len(lines) <= compact_size(grid)[1]
+    for h in grid.hexes:
+        c, r = grid.coords[h]
+        low = (c % 2 == 0) == (grid.shifted_down == "even")
+        line = lines[1 + 2 * (r - 1) + (1 if low else 0)]
+        x = COMPACT_LEFT + (c - 1) * COMPACT_CELL
+        assert line[x] != " " and line[x - 1] == " ", grid.ids[h]
+    codes = city_codes(state)
+    assert all(f"{code}:" in "\n".join(lines) for code in codes.values())
+
+
+def test_moscow_campaign_window_draws_every_river_hexside() -> None:
+    """Issue 15, Terminal: the Moscow Campaign terminal map had no rivers. Every river hexside
+    of the rules data (tmcmap rivers) inside the window is drawn with ~ where its two hexes
+    meet: between a hex and its neighbour in the next column, the first character of the blank
+    cell right of the left hex; between a hex and the one below it, the middle two of the blank
+    under it; and the legend says so."""
+    from typhoon.games.tmc.termmap import CELL, LEFT, LEGEND, render_window, window_bounds
+
+    g = Game("tmc", "1", seed=1)
+    state = g.state
+    grid = state.rules.grid
+    focus = grid.index["4030"]
+    lines = render_window(state, focus).splitlines()
+    c0, c1, r0, r1 = window_bounds(grid, focus, 22, 12)
+
+    def line_of(c: int, r: int) -> int:
+        return 1 + 2 * (r - r0) + (1 if c % 2 == 0 else 0)
+
+    def x_of(c: int) -> int:
+        return LEFT + (c - c0) * CELL
+
+    checked = 0
+    for a, b in state.rules.map.river_sides:
+        (ca, ra), (cb, rb) = sorted([grid.coords[a], grid.coords[b]])
+        if not (c0 <= ca <= cb <= c1 and r0 <= min(ra, rb) and max(ra, rb) <= r1):
+            continue
+        if ca == cb:  # the south side of (ca, ra): the blank under it, middle characters
+            y = line_of(ca, ra) + 1
+            if y < len(lines):
+                assert lines[y][x_of(ca) + 1 : x_of(ca) + 3] == "~~", (grid.ids[a], grid.ids[b])
+                checked += 1
+        else:  # the left hex's line, in the blank of the right hex's column
+            line = lines[line_of(ca, ra)]
+            assert line[x_of(cb)] == "~", (grid.ids[a], grid.ids[b])
+            checked += 1
+    assert checked > 10
+    assert "river" in LEGEND
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_moscow_campaign_map_fits_the_terminal(width: int) -> None:
+    """Issue 15, Terminal: every line of the Moscow Campaign's `map` fits the terminal (its
+    legend was one line of some 300 characters)."""
+    import io
+
+    from typhoon.tui.session import make_session
+
+    out = io.StringIO()
+    s = make_session(Game("tmc", "1", seed=1), {0: None, 1: None}, out=out, width=width, automap="off")
+    s.handle("map")
+    lines = out.getvalue().splitlines()
+    assert any("~" in line for line in lines) and any("river" in line for line in lines)
+    assert max(len(line) for line in lines) <= width

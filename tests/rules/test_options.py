@@ -42,7 +42,10 @@ DEFAULTS = {
 def test_option_defaults(edition: str) -> None:
     """Each edition's options and their documented defaults (GDW: the seed's rules; VPG: the
     reference's VPG readings)."""
-    assert {k: v.default for k, v in option_specs(edition).items()} == DEFAULTS[edition]
+    # retreat_extension (issue 15) is left out of Rules.options at its default, so records of
+    # games at the default are unchanged (tests/rules/test_bfm_retreat_option.py).
+    quiet = {"retreat_extension": "four_from_start"}
+    assert {k: v.default for k, v in option_specs(edition).items()} == {**DEFAULTS[edition], **quiet}
     assert new_game(edition).rules.options == DEFAULTS[edition]
 
 

@@ -70,7 +70,7 @@ class Session:
     :meth:`_before_auto_map`, :meth:`_after_load`, :meth:`action_verbs`, :meth:`play_text`,
     :meth:`why_illegal`, :meth:`help_commands`, :meth:`actions_help`, :meth:`action_usage`,
     :meth:`_no_hex`, :meth:`_why_no_moves`, and any ``cmd_<name>`` of :data:`help.COMMANDS`.
-    """
+    A game's ``play_text`` gives a line of several actions to :meth:`play_actions`."""
 
     # Words for a side besides its name, its initial and its plural ("russian": 1).
     SIDE_WORDS: Mapping[str, int] = {}
@@ -83,7 +83,7 @@ class Session:
         *,
         out: TextIO,
         color: bool = False,
-        width: int = 100,
+        width: int = 120,
         automap: str = "phase",
     ):
         self.game = game
@@ -574,6 +574,52 @@ class Session:
         self.print_events(self.game.play(action))
         return True
 
+    def play_actions(self, actions: Sequence[Any]) -> bool:
+        """Play a line's several actions all or nothing (issue 15: a multi-unit `attack` with
+        one bad unit is not half-applied): the whole sequence is first played on a copy of the
+        game, and only if every action is legal there, with the same human side deciding
+        throughout and no die roll in between, is it played on the real game. Otherwise nothing
+        changes and one line says which action (and unit) is wrong."""
+        if len(actions) == 1:
+            return self.play(actions[0])
+        if not actions:
+            return False
+        trial = self.game.copy()
+        side = trial.current_player()
+        for i, action in enumerate(actions):
+            where = self._nth_text(action, i, len(actions))
+            if i and trial.current_player() != side:
+                self.error(
+                    f"Nothing played: after the {_ordinal(i)} action the {self.side_name(side)} side no "
+                    f"longer decides, so {where} cannot follow on the same line."
+                )
+                return False
+            if action not in trial.legal_actions():
+                why = self._why_illegal_in(trial.state, action)
+                self.error(f"Nothing played: {where} is not legal: {why}")
+                return False
+            trial.play(action)
+        for action in actions:
+            self.print_events(self.game.play(action))
+        return True
+
+    def _nth_text(self, action: Any, i: int, n: int) -> str:
+        """`attack XXIV 0303` (unit XXIV, the 2nd of 3 actions): which action of a line."""
+        unit = getattr(action, "unit", None)
+        units = getattr(action, "units", None)
+        if unit is None and isinstance(units, tuple) and len(units) == 1:
+            unit = units[0]
+        who = f"unit {unit}, " if isinstance(unit, str) else ""
+        return f"`{self.game.text(action)}` ({who}the {_ordinal(i + 1)} of {n} actions)"
+
+    def _why_illegal_in(self, state: Any, action: Any) -> str:
+        """The engine's reason ``action`` is not legal in ``state``."""
+        try:
+            self.module.apply(state, action)
+        except TyphoonError as exc:
+            return f"{exc} (`legal` lists what is possible now)"
+        return "the engine does not list it (`legal` lists what is possible now)"
+
     def why_illegal(self, action: Any) -> str:
         """The engine's reason an action is not legal here (it is never applied)."""
         try:
@@ -841,6 +887,11 @@ class Session:
     def cmd_quit(self, args: Sequence[str]) -> None:
         self.say("Leaving the game.")
         raise Quit
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _tokens(text: str) -> set[str]:

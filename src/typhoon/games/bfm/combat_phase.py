@@ -22,6 +22,8 @@ Decisions with a single possible answer are taken by the engine (see engine.appl
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
 from typhoon.games.bfm.actions import (
@@ -189,7 +191,47 @@ def retreat_paths_of(s: State, defender: int) -> list[tuple[int, ...]]:
     enemy = 1 - side
     forbidden = s.occ[enemy] | zoc_mask(s.occ[enemy], grid.expand)
     occupied = s.occ[side] & ~(1 << s.loc[defender])
+    if rules.opt("retreat_extension") == "two_beyond_occupied":
+        return retreat_paths_beyond(
+            s.loc[defender], RETREAT_LENGTH, grid.neighbours, grid.distance, forbidden, occupied
+        )
     return retreat_paths(s.loc[defender], RETREAT_LENGTH, grid.neighbours, grid.distance, forbidden, occupied)
+
+
+def retreat_paths_beyond(
+    origin: int,
+    length: int,
+    neighbours: Sequence[Sequence[int]],
+    distance: Callable[[int, int], int],
+    forbidden: int,
+    occupied: int,
+) -> list[tuple[int, ...]]:
+    """Option ``retreat_extension=two_beyond_occupied`` (seed 002, "Combat results": "must
+    retreat another two hexes to reach an empty hex"): each leg of ``length`` hexes is a retreat
+    of its own from where the last one ended, its n-th hex n hexes from that hex; a leg that ends
+    on an ``occupied`` hex is followed by another. "Beyond": a later leg never comes back nearer
+    the start than the hex it leaves from (it may go sideways), and no hex is entered twice. No
+    hex of the path is ``forbidden``. (The default reading,
+    :func:`typhoon.mechanics.retreat.retreat_paths`, measures every hex from the start.)"""
+    paths: list[tuple[int, ...]] = []
+
+    def extend(path: tuple[int, ...], here: int, anchor: int, step: int) -> None:
+        floor = distance(origin, anchor)
+        for n in neighbours[here]:
+            if (forbidden >> n) & 1 or n in path or distance(anchor, n) != step + 1:
+                continue
+            if distance(origin, n) < floor or n == origin:
+                continue
+            p = path + (n,)
+            if step + 1 < length:
+                extend(p, n, anchor, step + 1)
+            elif (occupied >> n) & 1:
+                extend(p, n, n, 0)
+            else:
+                paths.append(p)
+
+    extend((), origin, origin, 0)
+    return paths
 
 
 # -- applying ------------------------------------------------------------------------------

@@ -61,6 +61,9 @@ class OptionSpec:
     default: str
     choices: tuple[str, ...]
     note: str
+    # A reading added after records existed: left out of Rules.options (so of records and
+    # position keys) while at its default, so games at the default read exactly as before.
+    quiet_default: bool = False
 
 
 def _read_json(name: str) -> Any:
@@ -87,7 +90,9 @@ def _option_specs(ed: Mapping[str, Any]) -> dict[str, OptionSpec]:
         default = str(spec["default"])
         if default not in choices:
             raise DataError(f"option {name}: default {default!r} is not among its choices")
-        out[name] = OptionSpec(name, default, choices, str(spec.get("note", "")))
+        out[name] = OptionSpec(
+            name, default, choices, str(spec.get("note", "")), bool(spec.get("quiet_default", False))
+        )
     return out
 
 
@@ -109,10 +114,16 @@ class Rules:
             raise DataError(f"editions.json ({edition}): malformed ({type(exc).__name__}: {exc})") from None
 
     def _resolve_options(self, given: Mapping[str, str]) -> dict[str, str]:
-        return resolve_options(self.option_specs, given, f"edition {self.edition}")
+        values = resolve_options(self.option_specs, given, f"edition {self.edition}")
+        return {
+            k: v
+            for k, v in values.items()
+            if not (self.option_specs[k].quiet_default and v == self.option_specs[k].default)
+        }
 
     def opt(self, name: str, fallback: str = "") -> str:
-        return self.options.get(name, fallback)
+        spec = self.option_specs.get(name)
+        return self.options.get(name, spec.default if spec is not None else fallback)
 
     def _build(self, data: Mapping[str, Any], ed: Mapping[str, Any]) -> None:
         self.map = HexMap(_read_json(ed["map"]), origin=ed["map"])

@@ -19,7 +19,7 @@ from typhoon.games.bfm.preview import preview
 from typhoon.games.bfm.state import DECLARE, State
 from typhoon.games.bfm.terminal_help import ACTION_USAGE, ACTION_VERBS, ACTIONS_HELP, COMMANDS
 from typhoon.games.bfm.terminal_input import HEX_ID, interpret, unit_ids
-from typhoon.games.bfm.termmap import legend, map_size, render_map
+from typhoon.games.bfm.termmap import compact_legend, legend, map_size, render_compact, render_map
 from typhoon.players import Player
 from typhoon.tui.help import Command
 from typhoon.tui.session import Session
@@ -34,6 +34,7 @@ class BfmSession(Session):
     def __init__(self, game: Game, controllers: Mapping[int, Player | None], **kwargs: Any):
         super().__init__(game, controllers, **kwargs)
         self._narrow_noted = False
+        self.map_style: str | None = None  # "full" or "compact" once chosen; else by the width
 
     @property
     def state(self) -> State:
@@ -81,16 +82,29 @@ class BfmSession(Session):
             return []
         return describe.decision_hexes(self.state, self.game.legal_actions())
 
+    def cmd_map(self, args: Sequence[str]) -> None:
+        if len(args) > 1 or (args and args[0].lower() not in ("full", "compact")):
+            self.error("usage: map [full|compact] (full: 114 columns with rivers; compact: 80 columns)")
+            return
+        if args:
+            self.map_style = args[0].lower()
+        self.show_map(self._decision_marks())
+
     def draw_map(self, highlight: Sequence[int] = ()) -> None:
+        """The full map (114 columns) where the terminal is wide enough or `map full` asked for
+        it, else the compact one (issue 15: the map must fit the terminal)."""
         s = self.state
+        need = map_size(s.rules.map.grid)[0]
+        style = self.map_style or ("full" if self.width >= need else "compact")
+        if style == "compact":
+            self.say(render_compact(s, self.pal, highlight))
+            self.say(compact_legend(s, self.pal))
+            return
         self.say(render_map(s, self.pal, highlight))
         self.say(legend(s, self.pal))
-        need = map_size(s.rules.map.grid)[0]
         if self.width < need and not self._narrow_noted:
             self._narrow_noted = True
-            self.say(
-                f"(The map needs {need} columns and the terminal has {self.width}: widen it, or use `units` and `hex HEX`.)"
-            )
+            self.say(f"(The full map needs {need} columns, the terminal has {self.width}: `map compact`.)")
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -107,9 +121,7 @@ class BfmSession(Session):
             return
         if got.note:
             self.say(got.note)
-        for i, action in enumerate(got.actions):
-            if (i and not self._human_to_decide()) or not self.play(action):
-                return
+        self.play_actions(got.actions)
 
     # -- commands ---------------------------------------------------------------------------
 

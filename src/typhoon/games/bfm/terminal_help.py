@@ -9,11 +9,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("help", "help [COMMAND]", "this list, or more about one command"),
     Command(
         "map",
-        "map",
-        "draw the map (units, terrain, cities, rivers)",
+        "map [full|compact]",
+        "draw the map (units, terrain, cities, rivers); compact fits 80 columns",
         "Each hex shows its id, f forest / # fortification / = rail, the unit ([XXIV] German, (16A)\n"
         "Soviet) with its strength (12 full, 6h half, * moved or attacking this phase) and the city\n"
-        "(MOS:S = Moscow, Soviet-controlled). Rivers run along the hex sides drawn with ~.",
+        "(MOS:S = Moscow, Soviet-controlled). Rivers run along the hex sides drawn with ~.\n"
+        "The full map is 114 columns wide; on a narrower terminal the compact map (one line per\n"
+        "hex, 80 columns, no rivers) is drawn instead. `map full` or `map compact` chooses.",
     ),
     Command("units", "units [german|soviet]", "list the units: where they are, strength, what they did"),
     Command("hex", "hex HEX", "terrain, river sides, city, unit and zones of control of one hex"),

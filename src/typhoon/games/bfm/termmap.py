@@ -240,3 +240,78 @@ def _fill(items: list[tuple[str, str]], head: str, sep: str, width: int) -> list
         plain, painted, empty = plain + text, painted + shown, False
     lines.append(painted)
     return lines
+
+
+# -- the compact map: one text line per hex, for 80-column terminals ----------------------------
+
+COMPACT_CELL = 5  # columns sit this many characters apart; a hex's text may use two cells
+COMPACT_LEFT = 3  # row labels
+
+
+def compact_size(grid: HexGrid) -> tuple[int, int]:
+    """(width, height) of the compact map in characters."""
+    nrows = max(grid.coords[h][1] for h in grid.hexes)
+    return COMPACT_LEFT + (grid.columns + 1) * COMPACT_CELL - 1, 1 + 2 * nrows + 1
+
+
+def _compact_text(state: State, h: int, codes: dict[int, str], marked: bool) -> tuple[str, str]:
+    """A hex in at most ``2 * COMPACT_CELL - 1`` characters, and its style."""
+    m = state.rules.map
+    room = 2 * COMPACT_CELL - 1
+    units = state.units_at(h)
+    if units:
+        u = units[0]
+        side = "german" if state.rules.units[u].side == GERMAN else "soviet"
+        label = unit_label(state, u)
+        text = label + strength_label(state, u) + ("*" if (state.done >> u) & 1 else "")
+        if len(units) > 1:
+            text = label + "+"
+        return (text if len(text) <= room else label)[:room], side if state.steps[u] == 2 else f"{side}_half"
+    if marked:
+        return "++", "mark"
+    code = codes.get(h)
+    if code is not None:
+        ctrl = state.city_controller_at(h)
+        return f"{code}:{SIDE_LETTER[ctrl or 0]}", "city_german" if ctrl == GERMAN else "city_soviet"
+    marks = ("f" if m.is_forest(h) else "#" if m.is_fortification(h) else ".") + ("=" if m.is_rail(h) else "")
+    return marks, "forest" if m.is_forest(h) else ""
+
+
+def render_compact(state: State, palette: Palette | None = None, highlight: Collection[int] = ()) -> str:
+    """The map in one text line per hex, for narrow terminals (``map compact``): columns
+    ``COMPACT_CELL`` characters apart under a header of column numbers, each hex row on two
+    lines, the grid's shifted columns on the lower one, so the cells keep the hex pattern.
+    Hex sides (rivers) are not drawn: `hex HEX` names them."""
+    pal = palette or Palette(False)
+    grid = state.rules.map.grid
+    codes = city_codes(state)
+    marked = set(highlight)
+    nrows = max(grid.coords[h][1] for h in grid.hexes)
+    header = " " * COMPACT_LEFT + "".join(f"{c:02d}".ljust(COMPACT_CELL) for c in range(1, grid.columns + 1))
+    lines = [header.rstrip()]
+    for r in range(1, nrows + 1):
+        for low in (False, True):
+            parts = [f"{r:02d} " if not low else " " * COMPACT_LEFT]
+            width = COMPACT_LEFT
+            for c in range(1, grid.columns + 1):
+                h = grid.index.get(f"{c:02d}{r:02d}", -1)
+                if h < 0 or _is_low(grid, c) != low:
+                    continue
+                x = COMPACT_LEFT + (c - 1) * COMPACT_CELL
+                text, style = _compact_text(state, h, codes, h in marked)
+                parts.append(" " * (x - width) + (pal.paint(text, style) if style else text))
+                width = x + len(text)
+            lines.append("".join(parts).rstrip())
+    lines.append("")
+    return "\n".join(lines).rstrip("\n")
+
+
+def compact_legend(state: State, palette: Palette | None = None) -> str:
+    """The compact map's marks (column number across, row down: hex CCRR)."""
+    text = (
+        "Compact map: hex CCRR = column (across) then row (down). [XXIV] German, (16A) Soviet, "
+        "12 full / 6h half strength, * moved or attacking, + a second unit; f forest, # fortification, "
+        ". clear, = rail, MOS:S city and controller, ++ choices now. Rivers are not drawn: `hex HEX` "
+        "names them; `map full` draws the full map (114 columns)."
+    )
+    return "\n".join(_fill([(w, w) for w in text.split()], "", " ", compact_size(state.rules.map.grid)[0]))

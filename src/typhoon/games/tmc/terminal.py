@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -56,7 +57,7 @@ The Moscow Campaign actions (unit ids as listed by `units`, hexes as CCRR; case 
   entrain UNIT, rail UNIT FROM-TO, detrain UNIT   Soviet rail movement
   relocate UNIT HEX            Soviet EB relocation (start of the Soviet movement phase)
   overrun HEX with UNIT,UNIT   declare an overrun; join UNIT HEX adds a unit
-  attack HEX with UNIT         add a unit to the attack on HEX (one unit at a time); end closes it
+  attack HEX with UNIT[,UNIT]  add units to the attack on HEX (several: all or nothing); end closes it
   odds A-D, ignore yes|no, lose UNIT, disrupt UNIT, retreat UNIT HEX, advance UNIT HEX | advance none
   end                          end the step or phase
 Map: `map` redraws the window, `map CCRR` or `map UNIT` recentres it, `map overview` shows the whole map.
@@ -182,7 +183,8 @@ class TmcSession(Session):
             )
         )
         self.say(render_window(s, self.focus, self.pal, cols=self.cols, rows=self.rows, marks=highlight))
-        self.say(self.pal.paint(LEGEND, "dim"))
+        for line in textwrap.wrap(LEGEND, min(self.width, 100)):  # the map's width, not one long line
+            self.say(self.pal.paint(line, "dim"))
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -363,6 +365,12 @@ class TmcSession(Session):
         except NotationError as exc:
             usage = words.KIND_WORDS.get(verb)
             self.error(f"{exc}" + (f" (usage: {usage})" if usage else ""))
+            return
+        units = getattr(action, "units", ())
+        if verb == "attack" and len(units) > 1 and action not in self.game.legal_actions():
+            # The engine adds one unit at a time: `attack HEX with A,B` is those additions,
+            # all or nothing (issue 15).
+            self.play_actions([action._replace(units=(u,)) for u in units])
             return
         self.play(action)
 

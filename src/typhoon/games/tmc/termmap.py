@@ -8,6 +8,9 @@ the terrain and a feature, then one more terrain letter:
 
     .  clear      f  forest/swamp   ~  lake     M  Moscow   c  city
     =  rail       :  destroyed rail +  marked (a destination or a hex to act on)
+
+Rivers run along hexsides: ``~`` in the blank between cells, where the sides meet (see
+:func:`_junction`); the overview has no room for them.
 """
 
 from __future__ import annotations
@@ -89,7 +92,7 @@ def render_window(
             row = [f"{r:02d} " if not low else "   "]
             for c in range(c0, c1 + 1):
                 if (c % 2 == 0) != low:
-                    row.append(" " * CELL)
+                    row.append(_junction(state, grid, c, r, low, p))
                     continue
                 h = grid.index.get(f"{c:02d}{r:02d}", -1)
                 if h < 0:
@@ -101,6 +104,30 @@ def render_window(
                 row.append(text)
             lines.append("".join(row).rstrip())
     return "\n".join(lines)
+
+
+def _junction(state: Any, grid: Any, c: int, r: int, low: bool, pal: Palette) -> str:
+    """The blank cell at column ``c`` of row ``r``'s upper (or ``low``er) line, where four hexes
+    meet: the hexes of column ``c`` above and below it, of columns ``c - 1`` and ``c + 1`` to
+    its sides. A river hexside between them is drawn in it with ``~``: first character, a
+    side of the left hex; the middle two, the side between the hexes above and below; the
+    last, a side of the right hex."""
+    above_r, below_r = (r - 1, r) if not low else (r, r + 1)
+    at = grid.index.get
+    above, below = at(f"{c:02d}{above_r:02d}", -1), at(f"{c:02d}{below_r:02d}", -1)
+    left, right = at(f"{c - 1:02d}{r:02d}", -1), at(f"{c + 1:02d}{r:02d}", -1)
+    mask = state.rules.map.river_mask
+
+    def river(a: int, b: int) -> bool:
+        return a >= 0 and b >= 0 and bool((mask[a] >> b) & 1)
+
+    chars = [
+        "~" if river(left, above) or river(left, below) else " ",
+        "~~" if river(above, below) else "  ",
+        "~" if river(right, above) or river(right, below) else " ",
+    ]
+    text = "".join(chars)
+    return pal.paint(text, "river") if text.strip() else text
 
 
 def render_overview(state: Any, pal: Palette | None = None, marks: Iterable[int] = ()) -> str:
@@ -134,6 +161,7 @@ def render_overview(state: Any, pal: Palette | None = None, marks: Iterable[int]
 
 LEGEND = (
     "Cells: G2/S1 = German/Soviet units (how many) then the terrain; . clear, f forest/swamp, ~ lake, "
-    "M Moscow, c city; = rail, : destroyed rail; + marked hex; < the focus hex. "
+    "M Moscow, c city; = rail, : destroyed rail; + marked hex; < the focus hex; "
+    "~ between cells: a river hexside. "
     "`map CCRR` recentres, `map overview` shows the whole map, `hex CCRR` describes a hex."
 )
