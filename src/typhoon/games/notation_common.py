@@ -134,3 +134,35 @@ def result_field(value: str) -> str | None:
     if value not in RESULTS:
         raise NotationError(f"unknown result '{value}'")
     return None if value == "-" else value
+
+
+# -- JSON position fields (a header and one JSON object: ma, mockba) ---------------------------
+
+
+def json_int(v: object, lo: int, hi: int | None, what: str) -> int:
+    """``v`` if it is a whole number in lo..hi (``hi`` None: no upper bound); a position's
+    numbers are never true/false, although bool is an int subclass in Python."""
+    if not isinstance(v, int) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
+        span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise NotationError(f"{what} must be a whole number {span}, not {v!r}"[:200])
+    return v
+
+
+def json_bool(v: object, what: str) -> bool:
+    if not isinstance(v, bool):
+        raise NotationError(f"{what} must be true or false, not {v!r}"[:200])
+    return v
+
+
+def json_word(v: object, allowed: Collection[str] | None, what: str, maxlen: int = 16) -> str:
+    """``v`` if it is a string among ``allowed`` (None: any of at most ``maxlen`` characters)."""
+    if not isinstance(v, str) or len(v) > maxlen or (allowed is not None and v not in allowed):
+        raise NotationError(f"{what} may not be {v!r}"[:200])
+    return v
+
+
+def json_ints(v: object, lo: int, hi: int, what: str, length: int | None = None) -> tuple[int, ...]:
+    """``v`` as a tuple if it is a list (of ``length`` items, if given) of whole numbers lo..hi."""
+    if not isinstance(v, list) or (length is not None and len(v) != length):
+        raise NotationError(f"{what} must be a list of {length if length is not None else 'some'} numbers")
+    return tuple(json_int(x, lo, hi, what) for x in v)

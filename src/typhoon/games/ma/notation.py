@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from typhoon.errors import NotationError, OptionError
+from typhoon.games import notation_common as nc
 
 from .rules import OPTION_SPECS, hex_index, load_rules
 from .state import (
@@ -174,32 +175,6 @@ _RESULTS = frozenset(("german", "soviet", "draw"))
 _ORDERS = frozenset(("none", "all", "front", "moscow"))
 
 
-def _int(v: Any, lo: int, hi: int | None, what: str) -> int:
-    # bool is an int subclass in Python; a position's numbers are never true/false
-    if not isinstance(v, int) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
-        span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise NotationError(f"{what} must be a whole number {span}, not {v!r}")
-    return v
-
-
-def _bool(v: Any, what: str) -> bool:
-    if not isinstance(v, bool):
-        raise NotationError(f"{what} must be true or false, not {v!r}")
-    return v
-
-
-def _word(v: Any, allowed: frozenset[str] | None, what: str, maxlen: int = 8) -> str:
-    if not isinstance(v, str) or len(v) > maxlen or (allowed is not None and v not in allowed):
-        raise NotationError(f"{what} may not be {v!r}")
-    return v
-
-
-def _ints(v: Any, lo: int, hi: int, what: str, length: int | None = None) -> tuple[int, ...]:
-    if not isinstance(v, list) or (length is not None and len(v) != length):
-        raise NotationError(f"{what} must be a list of {length if length is not None else 'some'} numbers")
-    return tuple(_int(x, lo, hi, what) for x in v)
-
-
 def _battle(b: Any, units: int, hexes: int) -> Battle:
     if not isinstance(b, dict):
         raise NotationError(f"battle must be an object or null, not {b!r}")
@@ -207,27 +182,27 @@ def _battle(b: Any, units: int, hexes: int) -> Battle:
     if set(b) - known or "target" not in b:
         raise NotationError(f"battle fields must be among {sorted(known)}, target included")
     u, h = units - 1, hexes - 1
-    kw: dict[str, Any] = {"target": _int(b["target"], 0, h, "battle target")}
+    kw: dict[str, Any] = {"target": nc.json_int(b["target"], 0, h, "battle target")}
     for name in ("attackers", "air", "defenders", "advanced"):
         if name in b:
-            kw[name] = _ints(b[name], 0, u, f"battle {name}")
+            kw[name] = nc.json_ints(b[name], 0, u, f"battle {name}")
     for name in ("drop", "bomb", "hold"):
         if name in b:
-            kw[name] = _bool(b[name], f"battle {name}")
+            kw[name] = nc.json_bool(b[name], f"battle {name}")
     for name, lo, hi in (("interceptor", -1, u), ("column", -1, 64), ("die", 0, 6), ("at", -1, h)):
         if name in b:
-            kw[name] = _int(b[name], lo, hi, f"battle {name}")
+            kw[name] = nc.json_int(b[name], lo, hi, f"battle {name}")
     for name in ("losses", "retreated"):
         if name in b:
-            kw[name] = _int(b[name], 0, 999, f"battle {name}")
+            kw[name] = nc.json_int(b[name], 0, 999, f"battle {name}")
     if "attack_from" in b:
-        kw["attack_from"] = _int(b["attack_from"], 0, (1 << hexes) - 1, "battle attack_from")
+        kw["attack_from"] = nc.json_int(b["attack_from"], 0, (1 << hexes) - 1, "battle attack_from")
     if "step" in b:
-        kw["step"] = _word(b["step"], _STEPS, "battle step", 10)
+        kw["step"] = nc.json_word(b["step"], _STEPS, "battle step", 10)
     if "result" in b:
-        kw["result"] = _word(b["result"], None, "battle result")
+        kw["result"] = nc.json_word(b["result"], None, "battle result")
     if "loss_kind" in b:
-        kw["loss_kind"] = _word(b["loss_kind"], frozenset(("", "AE", "AD", "EX")), "battle loss_kind")
+        kw["loss_kind"] = nc.json_word(b["loss_kind"], frozenset(("", "AE", "AD", "EX")), "battle loss_kind")
     return Battle(**kw)
 
 
@@ -254,28 +229,28 @@ def position_from_text(text: str) -> State:
         raise NotationError("iso must be a list of unit groups")
     s = State(
         rules=rules,
-        turn=_int(d["turn"], 1, len(rules.weather) - 1, "turn"),
-        phase=_int(d["phase"], 0, len(PHASES) - 1, "phase"),
-        loc=_ints(d["loc"], ELIM, hexes - 1, "loc", n),
-        status=_ints(d["status"], READY, DISPERSED, "status", n),
-        control=_int(d["control"], 0, bits_h, "control"),
-        repl=_int(d["repl"], 0, 999, "repl"),
-        noretreat=_word(d["noretreat"], _ORDERS, "noretreat"),
-        ordered=_bool(d["ordered"], "ordered"),
-        moved=_int(d["moved"], 0, bits_u, "moved"),
-        br_used=_int(d["br_used"], 0, bits_u, "br_used"),
-        air_used=_int(d["air_used"], 0, bits_u, "air_used"),
-        down=_ints(d["down"], 0, 99, "down", n),
-        dropped=_int(d["dropped"], 0, bits_h, "dropped"),
-        entered=_int(d["entered"], 0, bits_h, "entered"),
-        hit=_int(d["hit"], 0, bits_u, "hit"),
-        att_from=_int(d["att_from"], 0, bits_h, "att_from"),
-        panic=_bool(d["panic"], "panic"),
-        iso=tuple(_ints(g, 0, n - 1, "iso group") for g in iso),
-        base=_int(d["base"], -1, hexes - 1, "base"),
-        based=_bool(d["based"], "based"),
+        turn=nc.json_int(d["turn"], 1, len(rules.weather) - 1, "turn"),
+        phase=nc.json_int(d["phase"], 0, len(PHASES) - 1, "phase"),
+        loc=nc.json_ints(d["loc"], ELIM, hexes - 1, "loc", n),
+        status=nc.json_ints(d["status"], READY, DISPERSED, "status", n),
+        control=nc.json_int(d["control"], 0, bits_h, "control"),
+        repl=nc.json_int(d["repl"], 0, 999, "repl"),
+        noretreat=nc.json_word(d["noretreat"], _ORDERS, "noretreat"),
+        ordered=nc.json_bool(d["ordered"], "ordered"),
+        moved=nc.json_int(d["moved"], 0, bits_u, "moved"),
+        br_used=nc.json_int(d["br_used"], 0, bits_u, "br_used"),
+        air_used=nc.json_int(d["air_used"], 0, bits_u, "air_used"),
+        down=nc.json_ints(d["down"], 0, 99, "down", n),
+        dropped=nc.json_int(d["dropped"], 0, bits_h, "dropped"),
+        entered=nc.json_int(d["entered"], 0, bits_h, "entered"),
+        hit=nc.json_int(d["hit"], 0, bits_u, "hit"),
+        att_from=nc.json_int(d["att_from"], 0, bits_h, "att_from"),
+        panic=nc.json_bool(d["panic"], "panic"),
+        iso=tuple(nc.json_ints(g, 0, n - 1, "iso group") for g in iso),
+        base=nc.json_int(d["base"], -1, hexes - 1, "base"),
+        based=nc.json_bool(d["based"], "based"),
         battle=None if d["battle"] is None else _battle(d["battle"], n, hexes),
-        result=None if d["result"] is None else _word(d["result"], _RESULTS, "result"),
+        result=None if d["result"] is None else nc.json_word(d["result"], _RESULTS, "result"),
     )
     wrong = structural_problems(s)
     if wrong:

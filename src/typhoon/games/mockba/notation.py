@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from typhoon.errors import NotationError, OptionError
+from typhoon.games import notation_common as nc
 
 from .rules import OPTION_SPECS, hex_index, load_rules
 from .state import (
@@ -151,31 +152,6 @@ _HEX_BITS = ("cut", "control", "taken")
 _COUNTS = ("air_g", "air_s", "rail_left", "rebuilt", "rebuilt_armour", "rebuilt_turn")
 
 
-def _int(v: Any, lo: int, hi: int, what: str) -> int:
-    # bool is an int subclass in Python; a position's numbers are never true/false
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise NotationError(f"{what} must be a whole number {lo}..{hi}, not {v!r}"[:200])
-    return v
-
-
-def _bool(v: Any, what: str) -> bool:
-    if not isinstance(v, bool):
-        raise NotationError(f"{what} must be true or false, not {v!r}"[:200])
-    return v
-
-
-def _word(v: Any, allowed: frozenset[str], what: str) -> str:
-    if not isinstance(v, str) or v not in allowed:
-        raise NotationError(f"{what} may not be {v!r}"[:200])
-    return v
-
-
-def _ints(v: Any, lo: int, hi: int, what: str, length: int | None = None) -> tuple[int, ...]:
-    if not isinstance(v, list) or (length is not None and len(v) != length):
-        raise NotationError(f"{what} must be a list of {length if length is not None else 'some'} numbers")
-    return tuple(_int(x, lo, hi, what) for x in v)
-
-
 def _battle(b: Any, units: int, hexes: int, columns: int) -> Battle:
     if not isinstance(b, dict):
         raise NotationError(f"battle must be an object or null, not {b!r}"[:200])
@@ -183,13 +159,13 @@ def _battle(b: Any, units: int, hexes: int, columns: int) -> Battle:
     if set(b) - known or "target" not in b:
         raise NotationError(f"battle fields must be among {sorted(known)}, target included")
     u, h = units - 1, hexes - 1
-    kw: dict[str, Any] = {"target": _int(b["target"], 0, h, "battle target")}
+    kw: dict[str, Any] = {"target": nc.json_int(b["target"], 0, h, "battle target")}
     for name, hi in (("attackers", u), ("defenders", u), ("groups", h)):
         if name in b:
-            kw[name] = _ints(b[name], 0, hi, f"battle {name}")
+            kw[name] = nc.json_ints(b[name], 0, hi, f"battle {name}")
     for name in ("eliminated", "terrain_edge", "lost_unit"):
         if name in b:
-            kw[name] = _bool(b[name], f"battle {name}")
+            kw[name] = nc.json_bool(b[name], f"battle {name}")
     for name, lo, hi in (
         ("air", 0, 99),
         ("dair", 0, 1),
@@ -199,11 +175,11 @@ def _battle(b: Any, units: int, hexes: int, columns: int) -> Battle:
         ("length", 0, 3),
     ):
         if name in b:
-            kw[name] = _int(b[name], lo, hi, f"battle {name}")
+            kw[name] = nc.json_int(b[name], lo, hi, f"battle {name}")
     if "step" in b:
-        kw["step"] = _word(b["step"], STEPS, "battle step")
+        kw["step"] = nc.json_word(b["step"], STEPS, "battle step")
     if "result" in b:
-        kw["result"] = _word(b["result"], RESULTS | {""}, "battle result")
+        kw["result"] = nc.json_word(b["result"], RESULTS | {""}, "battle result")
     return Battle(**kw)
 
 
@@ -229,18 +205,18 @@ def position_from_text(text: str) -> State:
     n, hexes = len(rules.units), len(rules.terrain)
     bits_u, bits_h = (1 << n) - 1, (1 << hexes) - 1
     kw: dict[str, Any] = {
-        "turn": _int(d["turn"], 1, rules.last_turn, "turn"),
-        "phase": _int(d["phase"], 0, len(PHASES), "phase"),  # len(PHASES): a finished game
-        "loc": _ints(d["loc"], ELIM, hexes - 1, "loc", n),
+        "turn": nc.json_int(d["turn"], 1, rules.last_turn, "turn"),
+        "phase": nc.json_int(d["phase"], 0, len(PHASES), "phase"),  # len(PHASES): a finished game
+        "loc": nc.json_ints(d["loc"], ELIM, hexes - 1, "loc", n),
     }
-    kw.update({f: _int(d[f], 0, bits_u, f) for f in _UNIT_BITS})
-    kw.update({f: _int(d[f], 0, bits_h, f) for f in _HEX_BITS})
-    kw.update({f: _int(d[f], 0, 999, f) for f in _COUNTS})
+    kw.update({f: nc.json_int(d[f], 0, bits_u, f) for f in _UNIT_BITS})
+    kw.update({f: nc.json_int(d[f], 0, bits_h, f) for f in _HEX_BITS})
+    kw.update({f: nc.json_int(d[f], 0, 999, f) for f in _COUNTS})
     s = State(
         rules=rules,
         battle=None if d["battle"] is None else _battle(d["battle"], n, hexes, len(rules.columns)),
-        result=None if d["result"] is None else _word(d["result"], _RESULTS, "result"),
-        score=None if d["score"] is None else _int(d["score"], -999, 999, "score"),
+        result=None if d["result"] is None else nc.json_word(d["result"], _RESULTS, "result"),
+        score=None if d["score"] is None else nc.json_int(d["score"], -999, 999, "score"),
         **kw,
     )
     wrong = structural_problems(s)
