@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Protocol
 
@@ -22,6 +23,38 @@ def read_package_json(package: str, name: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(f"{name}: not valid JSON ({exc})") from None
+
+
+def read_noted_json(
+    package: str, name: str, title: str, notes: Collection[str] = ("source",)
+) -> dict[str, Any]:
+    """``read_package_json`` for a data file that must be an object carrying each of ``notes``
+    (its source note, its provenance): DataError naming ``title``'s file otherwise."""
+    try:
+        data = read_package_json(package, name)
+    except DataError as exc:
+        raise DataError(f"{title} data file {name}: {exc}") from None
+    missing = [k for k in notes if not isinstance(data, dict) or k not in data]
+    if missing:
+        raise DataError(f"{title} data file {name}: no {' or '.join(repr(k) for k in missing)} note")
+    return dict(data)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One named rule option: its default, its choices and a line saying what it does."""
+
+    name: str
+    default: str
+    choices: tuple[str, ...]
+    note: str
+
+
+def option_specs_of(table: Mapping[str, Mapping[str, Any]]) -> dict[str, OptionSpec]:
+    """OptionSpecs from a table ``{name: {"default", "choices", "note"}}``."""
+    return {
+        k: OptionSpec(k, str(v["default"]), tuple(v["choices"]), str(v["note"])) for k, v in table.items()
+    }
 
 
 class OptionChoices(Protocol):

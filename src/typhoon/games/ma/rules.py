@@ -8,13 +8,12 @@ the reference pack marks it; docs/MA_RULES.md lists every reading.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from importlib import resources
 from typing import Any
 
+from typhoon.datafile import option_specs_of, read_noted_json
 from typhoon.errors import DataError, OptionError
 
 SIDE_NAMES = ("german", "soviet")
@@ -92,31 +91,16 @@ OPTION_SPECS: dict[str, dict[str, Any]] = {
 }
 
 
-@dataclass(frozen=True)
-class OptionSpec:
-    name: str
-    default: str
-    choices: tuple[str, ...]
-    note: str
-
-
 def editions() -> dict[str, str]:
     return {k: v["title"] for k, v in _calendar()["editions"].items()}
 
 
 def option_specs(edition: str) -> Mapping[str, Any]:
-    return {k: OptionSpec(k, v["default"], tuple(v["choices"]), v["note"]) for k, v in OPTION_SPECS.items()}
+    return option_specs_of(OPTION_SPECS)
 
 
 def _load(name: str) -> dict[str, Any]:
-    try:
-        text = resources.files("typhoon.games.ma").joinpath("data").joinpath(name).read_text(encoding="utf-8")
-        data = json.loads(text)
-    except (OSError, ValueError) as exc:
-        raise DataError(f"Moscow Attacked! data file {name}: {exc}") from exc
-    if not isinstance(data, dict) or "source" not in data:
-        raise DataError(f"Moscow Attacked! data file {name}: no 'source' note")
-    return data
+    return read_noted_json("typhoon.games.ma", name, "Moscow Attacked!", ("source",))
 
 
 @cache
