@@ -52,6 +52,17 @@ COMMANDS: tuple[Command, ...] = (
 )
 NAMES = tuple(c.name for c in COMMANDS)  # a game's own table has the same commands
 
+
+def with_own_words(own: Iterable[Command], commands: Sequence[Command] = COMMANDS) -> tuple[Command, ...]:
+    """The table of ``commands`` (the generic one) with a game's own words for some of them: a
+    game writes only the commands it says differently, and the table keeps every name."""
+    mine = {c.name: c for c in own}
+    unknown = set(mine) - {c.name for c in commands}
+    if unknown:
+        raise ValueError(f"no such terminal command: {', '.join(sorted(unknown))}")
+    return tuple(mine.get(c.name, c) for c in commands)
+
+
 ALIASES = {"?": "help", "h": "help", "exit": "quit", "q": "quit", "m": "map", "l": "legal", "u": "undo"}
 
 ACTIONS_HELP = """\

@@ -3,53 +3,43 @@ symbols, its examples) and its actions' notation."""
 
 from __future__ import annotations
 
-from typhoon.tui.help import Command
+from typhoon.tui.help import Command, with_own_words
 
-COMMANDS: tuple[Command, ...] = (
-    Command("help", "help [COMMAND]", "this list, or more about one command"),
-    Command(
-        "map",
-        "map [full|compact]",
-        "draw the map (units, terrain, cities, rivers); compact fits 80 columns",
-        "Each hex shows its id, f forest / # fortification / = rail, the unit ([XXIV] German, (16A)\n"
-        "Soviet) with its strength (12 full, 6h half, * moved or attacking this phase) and the city\n"
-        "(MOS:S = Moscow, Soviet-controlled). Rivers run along the hex sides drawn with ~.\n"
-        "The full map is 114 columns wide; on a narrower terminal the compact map (one line per\n"
-        "hex, 80 columns, no rivers) is drawn instead. `map full` or `map compact` chooses.",
-    ),
-    Command("units", "units [german|soviet]", "list the units: where they are, strength, what they did"),
-    Command("hex", "hex HEX", "terrain, river sides, city, unit and zones of control of one hex"),
-    Command(
-        "moves",
-        "moves [UNIT]",
-        "where a unit can move now (numbered, marked ++ on the map); without UNIT: who can move",
-    ),
-    Command(
-        "odds",
-        "odds HEX [UNIT ...]",
-        "odds of an attack on HEX, each shift, and the chance of each result",
-        "Without units: the battle already declared against HEX, or else every unit of the attacking\n"
-        "side next to it that has not attacked yet. Example: odds 0303 LVI XXIV",
-    ),
-    Command(
-        "legal",
-        "legal [WORD ...]",
-        "every legal action now, numbered (type a number to play one); WORD filters, e.g. legal XXIV",
-        "Long lists come in pages: `more` shows the next page.",
-    ),
-    Command("more", "more", "the next page of the last list"),
-    Command("undo", "undo", "take back your last decision (within a phase, never across a die roll)"),
-    Command("save", "save FILE", "write the game record to FILE (text; `typhoon play --load FILE` resumes)"),
-    Command("load", "load FILE", "load a game record and continue it (who is human stays as it is)"),
-    Command("log", "log [N]", "the last N actions (default 15) and what they did"),
-    Command("why", "why", "the computer player's explanation of its last decision"),
-    Command("status", "status", "turn, phase, mud, replacements, Moscow, rules in force"),
-    Command(
-        "automap",
-        "automap on|phase|off",
-        "when to redraw the map by itself: after every change, at new phases and after the other side (default), never",
-    ),
-    Command("quit", "quit", "leave (also: exit, Ctrl-D); save first if you want to resume"),
+# Only the commands Battle for Moscow says in its own words; the rest are the generic ones.
+COMMANDS: tuple[Command, ...] = with_own_words(
+    (
+        Command(
+            "map",
+            "map [full|compact]",
+            "draw the map (units, terrain, cities, rivers); compact fits 80 columns",
+            "Each hex shows its id, f forest / # fortification / = rail, the unit ([XXIV] German, (16A)\n"
+            "Soviet) with its strength (12 full, 6h half, * moved or attacking this phase) and the city\n"
+            "(MOS:S = Moscow, Soviet-controlled). Rivers run along the hex sides drawn with ~.\n"
+            "The full map is 114 columns wide; on a narrower terminal the compact map (one line per\n"
+            "hex, 80 columns, no rivers) is drawn instead. `map full` or `map compact` chooses.",
+        ),
+        Command("units", "units [german|soviet]", "list the units: where they are, strength, what they did"),
+        Command("hex", "hex HEX", "terrain, river sides, city, unit and zones of control of one hex"),
+        Command(
+            "moves",
+            "moves [UNIT]",
+            "where a unit can move now (numbered, marked ++ on the map); without UNIT: who can move",
+        ),
+        Command(
+            "odds",
+            "odds HEX [UNIT ...]",
+            "odds of an attack on HEX, each shift, and the chance of each result",
+            "Without units: the battle already declared against HEX, or else every unit of the attacking\n"
+            "side next to it that has not attacked yet. Example: odds 0303 LVI XXIV",
+        ),
+        Command(
+            "legal",
+            "legal [WORD ...]",
+            "every legal action now, numbered (type a number to play one); WORD filters, e.g. legal XXIV",
+            "Long lists come in pages: `more` shows the next page.",
+        ),
+        Command("status", "status", "turn, phase, mud, replacements, Moscow, rules in force"),
+    )
 )
 
 ACTIONS_HELP = """\
