@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, Protocol
 
 from typhoon.datafile import read_package_json
 from typhoon.errors import DataError
+from typhoon.games.tmc import weather
 from typhoon.mechanics.combat import modified_row, parse_ratio, ratio_column, shift_column
 from typhoon.mechanics.retreat import one_hex_retreats
 
@@ -101,10 +102,10 @@ class Conditions(NamedTuple):
     german_shift: int = 0  # GT 1-4: German attacks one column up (§5.9)
 
 
+@lru_cache(maxsize=64)
 def conditions_for_turn(turn: int) -> Conditions:
-    """The combat conditions of a game turn from the weather table (weather.py, data/weather.json)."""
-    from typhoon.games.tmc import weather
-
+    """The combat conditions of a game turn from the weather table (weather.py, data/weather.json);
+    memoised (an immutable value of the turn alone: overrun odds ask for it after every move)."""
     names = weather.weather_names(turn)
     return Conditions(
         turn,

@@ -115,6 +115,9 @@ def facts(s: State) -> dict[str, Any]:
             "frozen": s.frozen(),
             "units": {},
             "may": {},  # unit -> may_move (step MOVE), see legal()
+            "rmay": {},  # unit -> its own part of rail.may_entrain / may_detrain, see rail.legal()
+            "seg": (-1, {}),  # (full hexes, unit -> its listed moves), see legal()
+            "rseg": (None, {}),  # (side-wide key, unit -> its rail actions), see rail.legal()
         }
         c["mv"] = f
     return f
@@ -301,13 +304,22 @@ def legal(s: State) -> list[Action]:
     full = full_hexes(s)
     # may_move per unit, kept with the phase facts: it reads only the unit's own fields, and
     # keep_facts drops the movers' entries (everything else that changes a unit resets the cache).
-    may: dict[int, bool] = facts(s)["may"]
+    f = facts(s)
+    may: dict[int, bool] = f["may"]
+    # Each unit's moves for this full-hexes mask, kept across the phase's states: after a move
+    # only the mover's list is rebuilt (keep_facts drops it), the rest are reused as they are.
+    seg_full, seg = f["seg"]
+    if seg_full != full:
+        seg = {}
+        f["seg"] = (full, seg)
     for u in s.rules.side_units[s.side]:
-        ok = may.get(u)
-        if ok is None:
-            ok = may[u] = may_move(s, u)
-        if ok:
-            out.extend(reach(s, u).without(full))
+        got = seg.get(u)
+        if got is None:
+            ok = may.get(u)
+            if ok is None:
+                ok = may[u] = may_move(s, u)
+            got = seg[u] = reach(s, u).without(full) if ok else []
+        out.extend(got)
     out.extend(_legal_reinforcements(s, full))
     if s.side == SOVIET:
         out.extend(rail.legal(s, full))
@@ -351,13 +363,29 @@ def _legal_reinforcements(s: State, full: int) -> list[Action]:
 def _legal_relocate(s: State) -> list[Action]:
     rules = s.rules
     out: list[Action] = []
-    targets = rail.relocation_hexes(s)
+    targets = tuple(rail.relocation_hexes(s))
     ids = rules.grid.ids
+    # Thousands of actions per listing, and a relocation seldom changes the target hexes (only
+    # when it fills or frees a full hex): each unit's list is memoised by (targets, unit, hex),
+    # a pure function of its key, so _apply_relocate carries the memo past the cache reset.
+    tkey, memo = s._cache.get("reloc", ((), {}))
+    if tkey != targets:
+        memo = {}
+        s._cache["reloc"] = (targets, memo)
+    names: list[str] | None = None
     for u in rules.side_units[SOVIET]:
         if rules.units[u].eb and s.loc[u] >= 0 and not (s.relocated >> u) & 1:
-            uid = rules.units[u].id
             here = s.loc[u]
-            out.extend(Relocate(uid, ids[h]) for h in targets if h != here)
+            got = memo.get((u, here))
+            if got is None:
+                if names is None:
+                    names = [ids[h] for h in targets]
+                uid = rules.units[u].id
+                # Plain tuple construction (the NamedTuple constructor is a Python-level call).
+                got = memo[u, here] = [
+                    _tuple_new(Relocate, (uid, n, "relocate")) for h, n in zip(targets, names) if h != here
+                ]
+            out.extend(got)
     out.append(END)
     return out
 
@@ -369,8 +397,6 @@ def overrun_candidates(s: State, h: int) -> list[int]:
     """Phasing units adjacent to enemy hex ``h`` that may join an overrun of it: not yet
     committed to one, not disrupted or entrained, allowed to attack (§13), movers of this
     phase (mechanised only in the mechanised phase), not across an unfrozen lake (§3.3)."""
-    from typhoon.games.tmc import combat
-
     rules = s.rules
     grid = rules.grid
     frozen = s.frozen()
@@ -610,7 +636,10 @@ def _apply_relocate(s: State, a: Relocate, events: list[Event]) -> None:
     if h not in rail.relocation_hexes(s) or h == s.loc[u]:
         raise IllegalActionError(f"{a.hex} is not a normal rail hex free for {a.unit}")
     src = rules.grid.ids[s.loc[u]]
+    memo = s._cache.get("reloc")
     s.relocate(u, h)
+    if memo is not None:
+        s._cache["reloc"] = memo  # keyed by the target hexes: exact whatever changed
     s.relocated |= 1 << u
     s.entrained &= ~(1 << u)
     events.append(Event("relocate", f"{rules.units[u].name} relocated {src} to {a.hex}.", {"unit": a.unit}))

@@ -21,9 +21,10 @@ from typhoon.games.tmc.state import State
 def full_hexes(s: State) -> int:
     """Hexes holding the stacking limit (a move, retreat or advance may not end there, §10)."""
     m = 0
-    for h, us in s.stacks.items():
-        if len(us) >= STACK_LIMIT:
-            m |= 1 << h
+    # Only the few full hexes touch the (4,992-bit) mask: shifting a big int per stack was most
+    # of the cost of this function, which every movement listing calls.
+    for h in [h for h, us in s.stacks.items() if len(us) >= STACK_LIMIT]:
+        m |= 1 << h
     return m
 
 
@@ -61,11 +62,22 @@ def keep_facts(s: State, old: dict[str, Any], movers: tuple[int, ...]) -> None:
         nf = dict(f)
         nu = dict(f["units"])
         nm = dict(f["may"])
+        nr = dict(f["rmay"])
         for u in movers:
             nu.pop(u, None)
             nm.pop(u, None)
+            nr.pop(u, None)
         nf["units"] = nu
         nf["may"] = nm
+        nf["rmay"] = nr
+        # Each unit's listed moves for one full-hexes mask (movement_phase.legal): all but the
+        # movers' lists stay exact, since they depend only on the unit, the facts and the mask.
+        for k in ("seg", "rseg"):
+            key, seg = f[k]
+            seg = dict(seg)
+            for u in movers:
+                seg.pop(u, None)
+            nf[k] = (key, seg)
         nc["mv"] = nf
     side = s.rules.units[movers[0]].side if movers else -1
     for k in ("zoc0", "zoc1"):

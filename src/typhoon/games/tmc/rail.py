@@ -53,15 +53,9 @@ def _enemy_near(s: State) -> int:
 
 def relocation_hexes(s: State) -> list[int]:
     """Normal rail hexes free of German units with room to stack ([Q45])."""
-    m = usable_rail(s) & ~s.occ[GERMAN]
-    out = []
-    while m:
-        low = m & -m
-        h = low.bit_length() - 1
-        m ^= low
-        if len(s.stacks.get(h, ())) < STACK_LIMIT:
-            out.append(h)
-    return out
+    stacks = s.stacks
+    # bit_list, not a lowest-bit loop: each step of that copies the whole 4,992-bit mask.
+    return [h for h in bit_list(usable_rail(s) & ~s.occ[GERMAN]) if len(stacks.get(h, ())) < STACK_LIMIT]
 
 
 def entrain_cost(s: State, u: int) -> int:
@@ -149,11 +143,14 @@ def _reach(s: State, u: int) -> _RailReach:
         if (ok >> start) & 1:
             budget = _remaining(s, u)
             links = s.rules.map.rail_neighbours
-            # The hex set of a mask, memoised by the mask itself (always exact).
-            oks: dict[int, set[int]] = s._cache.setdefault("railok", {})
-            okset = oks.get(ok)
-            if okset is None:
-                okset = oks[ok] = set(bit_list(ok))
+            # The rail links inside a mask (hex -> linked hexes also in it), memoised by the mask
+            # itself (always exact; it changes only when German units or the rail do), so the
+            # search below tests one membership per link instead of two.
+            oks: dict[int, dict[int, list[int]]] = s._cache.setdefault("railok", {})
+            adj = oks.get(ok)
+            if adj is None:
+                okset = set(bit_list(ok))
+                adj = oks[ok] = {h: [n for n in links[h] if n in okset] for h in okset}
             dist = {start: 0}
             frontier = [start]
             d = 0
@@ -163,8 +160,8 @@ def _reach(s: State, u: int) -> _RailReach:
                     break
                 nxt = []
                 for h in frontier:
-                    for n in links[h]:
-                        if n not in dist and n in okset:
+                    for n in adj[h]:
+                        if n not in dist:
                             dist[n] = d
                             nxt.append(n)
                 frontier = nxt
@@ -181,20 +178,66 @@ def _reach(s: State, u: int) -> _RailReach:
 def legal(s: State, full: int) -> list[Action]:
     rules = s.rules
     out: list[Action] = []
-    # Hexes where may_entrain can hold at all (its side-wide conditions, computed once).
-    entrain_hexes = usable_rail(s) & ~_enemy_near(s) if s.entrainings < ENTRAIN_LIMIT else 0
+    # Called by movement_phase.legal in step MOVE of the Soviet phase (so _can_act's side and
+    # step tests hold). may_entrain / may_detrain are split: their side-wide conditions (usable
+    # rail, no German near, entrainings left) are tested here per hex, and the unit's own part
+    # (not overrunning, not disrupted, MP for the cost) is memoised per unit with the phase facts
+    # ("rmay"; keep_facts drops the movers', and everything else that changes a unit resets it).
+    near = _enemy_near(s)
+    usable = usable_rail(s)
+    room = s.entrainings < ENTRAIN_LIMIT
+    entrain_hexes = usable & ~near if room else 0
+    f = s._cache.get("mv")
+    if f is None:  # pragma: no cover - movement_phase.legal builds the facts first
+        f = {"rmay": {}, "rseg": (None, {})}
+    own: dict[int, bool] = f["rmay"]
+    # Each unit's rail actions, kept across the phase's states like its moves: they depend on
+    # the unit's own fields (keep_facts drops the movers' lists) and on the side-wide key below
+    # (full hexes, German-near hexes, usable rail, entrainings left), which rebuilds them all.
+    key = (full, near, usable, room)
+    seg_key, seg = f["rseg"]
+    if seg_key != key:
+        seg = {}
+        f["rseg"] = (key, seg)
     for u in rules.side_units[SOVIET]:
-        h = s.loc[u]
-        if h < 0:
-            continue
-        if (s.entrained >> u) & 1:
-            out.extend(_reach(s, u).without(full))
-            if may_detrain(s, u):
-                out.append(Detrain(rules.units[u].id))
-        elif (entrain_hexes >> h) & 1 and may_entrain(s, u):
-            out.append(Entrain(rules.units[u].id))
+        got = seg.get(u)
+        if got is None:
+            got = seg[u] = _unit_legal(s, u, full, near, entrain_hexes, own)
+        if got:
+            out.extend(got)
     out.extend(_legal_arrivals(s, full))
     return out
+
+
+def _unit_legal(
+    s: State, u: int, full: int, near: int, entrain_hexes: int, own: dict[int, bool]
+) -> list[Action]:
+    """One Soviet unit's rail actions (rail moves then detrain, or entrain)."""
+    h = s.loc[u]
+    if h < 0:
+        return []
+    uid = s.rules.units[u].id
+    if (s.entrained >> u) & 1:
+        out = list(_reach(s, u).without(full))
+        if not (near >> h) & 1:
+            ok = own.get(u)
+            if ok is None:
+                ok = own[u] = _own_ok(s, u, detrain_cost(s, u))
+            if ok:
+                out.append(_tuple_new(Detrain, (uid, "detrain")))
+        return out
+    if (entrain_hexes >> h) & 1:
+        ok = own.get(u)
+        if ok is None:
+            ok = own[u] = _own_ok(s, u, entrain_cost(s, u))
+        if ok:
+            return [_tuple_new(Entrain, (uid, "entrain"))]
+    return []
+
+
+def _own_ok(s: State, u: int, cost: int) -> bool:
+    """The unit's own part of may_entrain / may_detrain (entrained or not decides which)."""
+    return not (s.overran >> u) & 1 and u not in s.disrupted and _remaining(s, u) >= cost
 
 
 def arrival_hexes(s: State, full: int) -> list[int]:

@@ -176,6 +176,18 @@ def place_hexes(s: State, u: int) -> list[int]:
     return out
 
 
+def _place_hexes_cached(s: State, u: int) -> list[int]:
+    """``place_hexes`` kept in the state's cache (reset by every placement): the copy that
+    ``apply`` validates shares the cache of the state that was listed, so the hexes are worked
+    out once per placement instead of twice. Keyed by what it reads besides the position."""
+    memo: dict[tuple[int, int, int], list[int]] = s._cache.setdefault("place", {})
+    key = (u, s.placed, s.side)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = place_hexes(s, u)
+    return got
+
+
 def legal(s: State) -> list[Action]:
     out: list[Action] = []
     if not s.placed and all(s.rules.units[u].setup >= 0 for u in setup_units(s.rules, s.side)):
@@ -184,7 +196,8 @@ def legal(s: State) -> list[Action]:
     if u >= 0:
         ids = s.rules.grid.ids
         uid = s.rules.units[u].id
-        out.extend(Place(uid, ids[h]) for h in place_hexes(s, u))
+        new = tuple.__new__  # plain tuple construction: the NamedTuple constructor is a Python call
+        out.extend([new(Place, (uid, ids[h], "place")) for h in _place_hexes_cached(s, u)])
     return out
 
 
@@ -205,7 +218,7 @@ def apply(s: State, a: Action, events: list[Event]) -> None:
         if u < 0 or u != next_unit(s):
             raise IllegalActionError(f"{a.unit} is not the next {name} unit to set up")
         h = rules.grid.index.get(a.hex, -1)
-        if h not in place_hexes(s, u):
+        if h not in _place_hexes_cached(s, u):
             raise IllegalActionError(f"{a.unit} may not be set up in {a.hex} (§25)")
         _place(s, u, h)
         events.append(
