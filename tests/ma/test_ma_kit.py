@@ -57,7 +57,10 @@ def test_legal_view_gives_each_action_its_hexes_and_units() -> None:
     more = next(d for d in _legal(s)["actions"] if d["kind"] == "attack")
     assert more["with"] == ["4PzGp"]
     fire = next(d for d in _legal(s)["actions"] if d["kind"] == "fire")
-    assert fire["hexes"] == ["F2"] and fire["label"] == "Resolve the attack on F2"
+    # a decision about the whole battle is a button: no units or hexes a click could hit by accident
+    assert fire["hexes"] == [] and fire["units"] == [] and fire["label"] == "Resolve the attack on F2"
+    cancel = next(d for d in _legal(s)["actions"] if d["kind"] == "cancel")
+    assert cancel["hexes"] == [] and cancel["units"] == []
     for d in acts:
         assert action_from_text(d["text"]) in legal_actions(s.replace(battle=None)) or d["kind"] != "attack"
         assert d["label"] and isinstance(d["hexes"], list) and isinstance(d["units"], list)

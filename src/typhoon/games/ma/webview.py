@@ -293,8 +293,10 @@ def legal_view(s: State, actions: Sequence[Any], to_text: Any) -> dict[str, Any]
             d["units"] = [r.units[x].id for x in b.defenders]
             d["hexes"] = [start, *d["path"]]
             d["dst"] = d["path"][-1] if d["path"] else start
-        elif k in ("fire", "cancel", "noretreat", "exchange", "stay") and b is not None:
-            d["units"], d["hexes"] = declared, [target]
+        elif k in ("fire", "cancel", "noretreat", "exchange", "stay"):
+            # decisions about the whole battle: buttons (no units, no hexes), so a click on an
+            # attacker or on the target never fires, calls off or answers by accident
+            d["units"], d["hexes"] = [], []
         else:
             d["units"], d["hexes"] = [], []
         d["label"] = _label(s, d, names)
