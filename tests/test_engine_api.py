@@ -1,5 +1,5 @@
 """The engine facade (issue 2 item 6): exact legal lists, a pure step, typed errors, chance
-nodes, forced decisions, undo within a phase."""
+nodes, forced decisions, undo back to the last die roll."""
 
 import random
 
@@ -68,7 +68,10 @@ def test_chance_node_lists_six_rolls(started: Game) -> None:
     assert not g.can_undo()  # never across a die roll
 
 
-def test_undo_within_a_phase_only(started: Game) -> None:
+def test_undo_reaches_back_across_a_phase_end_until_a_die_is_rolled(started: Game) -> None:
+    """Issue 15: undo reaches back across phase ends as long as no die was rolled since (the
+    engine's undo rule: never across a die roll), and never takes the move back from the other
+    player once it has passed to them."""
     g = started
     start = g.position()
     move = next(a for a in g.legal_actions() if isinstance(a, Move))
@@ -76,10 +79,40 @@ def test_undo_within_a_phase_only(started: Game) -> None:
     assert g.can_undo()
     g.undo()
     assert g.position() == start
-    g.play(END)  # ends the panzer movement phase
+    g.play(move)
+    phase = g.state.phase
+    g.play(END)  # ends the panzer movement phase: the German combat phase follows
+    assert g.state.phase != phase
+    assert g.can_undo() and g.can_undo(0)
+    assert not g.can_undo(1)  # the last decision was the German's
+    g.undo()
+    assert g.state.phase == phase and g.can_undo()
+    g.undo()
+    assert g.position() == start
+    # Across a die roll: never.
+    g.play(END)
+    while g.state.rules.phases[g.state.phase].kind != "combat":
+        g.play(END)
+    g.play(next(a for a in g.legal_actions() if isinstance(a, Attack)))
+    g.play(END)
+    g.roll_dice()
     assert not g.can_undo()
     with pytest.raises(IllegalActionError):
         g.undo()
+
+
+def test_undo_never_takes_the_move_back_from_the_other_player() -> None:
+    """A phase end that hands the move to the other player: that player's side may not be
+    undone for him, and the mover may undo only where he is also the player to move now
+    (``players``: hot seat plays both sides)."""
+    g = Game(seed=3)
+    g.play_text("setup standard")  # the Soviet set-up hands the move to the German
+    assert g.current_player() == 0
+    assert g.can_undo(1, players=(0, 1))  # hot seat: both sides at one screen
+    assert not g.can_undo(1)  # remote: the German has the move now
+    assert not g.can_undo(0)  # and it was not the German's decision
+    with pytest.raises(IllegalActionError):
+        g.undo(1)
 
 
 def test_forced_decisions_are_taken_by_the_engine() -> None:

@@ -183,6 +183,15 @@ def test_combat_steps_prompt_with_numbered_choices(position: str, expected: list
 # -- wrong input --------------------------------------------------------------------------------
 
 
+def test_undo_with_nothing_to_undo_says_so() -> None:
+    """Issue 15: undo reaches back across phase ends, so after the set-ups it takes back the
+    German set-up; with nothing played, or right after a die roll, there is nothing to undo."""
+    _, out, rc = run_session(["undo"])
+    assert rc == 0 and "Nothing to undo" in answer_to(out, "undo")
+    _, out, _ = run_session(["setup standard", "setup standard", "undo"])
+    assert "Undone: setup standard" in answer_to(out, "undo")
+
+
 @pytest.mark.parametrize(
     ("command", "expected"),
     [
@@ -213,7 +222,6 @@ def test_combat_steps_prompt_with_numbered_choices(position: str, expected: list
         ("units everyone", "usage: units"),
         ("automap sometimes", "usage: automap"),
         ("help nothing", "Unknown command 'nothing'"),
-        ("undo", "Nothing to undo"),
         ("standfast maybe", "expected 'standfast yes' or 'standfast no'"),
     ],
 )

@@ -135,7 +135,12 @@ def test_the_generic_session_plays_every_game(key: str, edition: str | None) -> 
     session, out = generic(g, ["legal", "1", "status", "map", "moves", "undo"])
     clean(out)
     assert f"> {first}" in reply(out, "1")
-    assert session.game.history and session.game.history[0].actor >= 0
+    # Undo reaches back across phase ends (issue 15): the first action is taken back whenever
+    # no die was rolled after it.
+    if f"Undone: {first}" in reply(out, "undo"):
+        assert not session.game.history
+    else:
+        assert session.game.history and session.game.history[0].actor >= 0
     assert "seed 2" in reply(out, "status")
     assert reply(out, "map").strip()
     assert "Undone" in reply(out, "undo") or "undo" in reply(out, "undo").lower()

@@ -304,9 +304,8 @@ def test_a_finished_game_refuses_actions(client: TestClient) -> None:
 def test_undo_within_a_phase(client: TestClient) -> None:
     gid, tok = hotseat_started(client)
     v0 = view(client, gid, tok)
-    assert not v0["can_undo"]  # the last decision was in the set-up phase
-    r = client.post(f"/api/games/{gid}/undo", json={"seen": v0["version"]}, headers={"X-Typhoon-Token": tok})
-    assert r.status_code == 422 and "nothing to undo" in r.json()["error"]
+    # Issue 15: the German set-up, a phase ago, can still be taken back: no die since.
+    assert v0["can_undo"]
     mv = first_move(client, gid)
     v1 = act(client, gid, tok, mv["text"], seen=v0["version"]).json()["state"]
     assert v1["can_undo"]

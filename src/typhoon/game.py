@@ -4,7 +4,7 @@
     game.play_text("setup standard")         # Soviet set-up
     game.play(game.legal_actions()[0])
     game.roll_dice()                         # settles any die roll that is due
-    game.undo()                              # within a phase, never across a die roll
+    game.undo()                              # never across a die roll
     text = Record.from_game(game).to_text()  # typhoon.record: records sit above games
 
 The state objects are immutable values (see the game module); a Game holds the current one and
@@ -27,7 +27,7 @@ import random
 import secrets
 import threading
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from typhoon.errors import IllegalActionError, NotationError, OptionError
@@ -274,21 +274,30 @@ class Game:
 
     # -- undo -------------------------------------------------------------------------------
 
-    def can_undo(self, side: int | None = None) -> bool:
-        """Undo takes back the last decision if it was made in the current phase and no die
-        has been rolled since; with ``side``, only if that side made it."""
+    def can_undo(self, side: int | None = None, *, players: Collection[int] | None = None) -> bool:
+        """Undo takes back the last decision as long as no die has been rolled since; with
+        ``side``, only if that side made it. It reaches back across a phase end too, unless the
+        move has passed since to a player outside ``players`` (by default ``side``; any player
+        when neither is given): a remote opponent who has the move keeps it."""
         if not self.history:
             return False
         last = self.history[-1]
         if last.actor == CHANCE or (side is not None and last.actor != side):
             return False
         now = self.state
-        return bool(last.turn == now.turn and last.phase == now.phase and not now.is_terminal)
+        if now.is_terminal:
+            return False
+        if last.turn == now.turn and last.phase == now.phase:
+            return True
+        allowed = players if players is not None else (None if side is None else (side,))
+        to_move = self.current_player()
+        return allowed is None or to_move == CHANCE or to_move in allowed
 
-    def undo(self, side: int | None = None) -> Entry:
-        if not self.can_undo(side):
+    def undo(self, side: int | None = None, *, players: Collection[int] | None = None) -> Entry:
+        if not self.can_undo(side, players=players):
             raise IllegalActionError(
-                "nothing to undo in this phase (undo never crosses a die roll or a phase)"
+                "nothing to undo (undo never crosses a die roll, nor a point where the move "
+                "passed to the other player)"
             )
         entry = self.history[-1]
         self.state = entry.before

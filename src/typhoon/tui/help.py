@@ -37,7 +37,7 @@ COMMANDS: tuple[Command, ...] = (
         "Long lists come in pages: `more` shows the next page.",
     ),
     Command("more", "more", "the next page of the last list"),
-    Command("undo", "undo", "take back your last decision (within a phase, never across a die roll)"),
+    Command("undo", "undo", "take back your last decision (across phase ends too, never across a die roll)"),
     Command("save", "save FILE", "write the game record to FILE (text; `typhoon play --load FILE` resumes)"),
     Command("load", "load FILE", "load a game record and continue it (who is human stays as it is)"),
     Command("log", "log [N]", "the last N actions (default 15) and what they did"),

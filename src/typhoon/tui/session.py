@@ -796,19 +796,19 @@ class Session:
 
     def cmd_undo(self, args: Sequence[str]) -> None:
         g = self.game
-        if not g.can_undo():
-            self.error("Nothing to undo: undo works within a phase and never across a die roll.")
+        humans = self.humans()
+        if not g.can_undo(players=humans):
+            self.error("Nothing to undo: undo never crosses a die roll or the computer's move.")
             return
         trial = g.copy()
-        humans = self.humans()
-        while trial.can_undo():
-            entry = trial.undo()
+        while trial.can_undo(players=humans):
+            entry = trial.undo(players=humans)
             if entry.actor in humans:
                 self.game = trial
                 self._context_state = None
                 self.say(f"Undone: {self.game.text(entry.action)}")
                 return
-        self.error("Nothing of yours to undo in this phase.")
+        self.error("Nothing of yours to undo: undo never crosses a die roll or the computer's turn.")
 
     def cmd_save(self, args: Sequence[str]) -> None:
         if len(args) != 1:

@@ -509,7 +509,7 @@ class GameService:
             {
                 "you": [SIDES[sd] for sd in you],
                 "your_turn": player in you,
-                "can_undo": any(g.can_undo(sd) for sd in you),
+                "can_undo": any(g.can_undo(sd, players=you) for sd in you),
                 "ai_thinking": s.ai_running,
                 "ai_error": s.ai_error,
             }
@@ -694,15 +694,15 @@ class GameService:
             sides = self._check(s, token, seen, svg, legal)
             g = s.game.copy()
             if not g.can_undo():
-                raise ApiError(
-                    422, "nothing to undo here: undo stays within a phase and never crosses a die roll"
-                )
+                raise ApiError(422, "nothing to undo here: undo never crosses a die roll")
             last = g.history[-1].actor
             if last not in sides:
                 raise ApiError(
                     403, f"the last decision was the {SIDES[last].capitalize()} player's, not yours"
                 )
-            undone = g.text(g.undo(last).action)
+            if not g.can_undo(last, players=sides):
+                raise ApiError(422, "nothing to undo here: the move has passed to the other player since")
+            undone = g.text(g.undo(last, players=sides).action)
             progress = self._progress(s, g)
             with self._stored("save the undo"):
                 self.store.truncate(s.id, len(g.history), progress, expect_version=s.row.version)

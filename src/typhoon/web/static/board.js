@@ -1126,6 +1126,7 @@
   }
 
   G.centreOn = centreOn; // for tests: bring a hex into view without changing the zoom
+  G.send = send; // for tests: play notation as the page would
   G.page = page; // for tests: show a given view
   window.typhoon = G; // for debugging and tests
   init();
