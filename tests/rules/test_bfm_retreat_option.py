@@ -101,3 +101,54 @@ def test_default_is_not_written_into_records_the_other_reading_is() -> None:
     text = Record.from_game(g).to_text()
     assert "retreat_extension=two_beyond_occupied" in text
     assert Record.from_text(text).replay().state.rules.opt(OPTION) == "two_beyond_occupied"
+
+
+# A position met in random play (seed 13, action 472) where the readings part: 5A in 0503 has
+# a retreat only under two_beyond_occupied (16 of 310,277 defender positions in 40 random
+# games differ in "has any retreat"; this is one).
+PARTING = (
+    "bfm ed=gdw1986 opt=retreat_extension:two_beyond_occupied t=6 ph=soviet_movement "
+    "G=XXIV@0708,XLI@0105/h,LVII@0204/h,XLVI@0407,XLVII@0608,LVI@0706,XL@0306,XLVIII@0102/h,"
+    "XXII@0304,XXXV@0502,VII@0303/h,VIII@0707,IX@0805,V@0203/h,XIII@0807,XX@0908,XXVII@0206/h,"
+    "LIII@0305,VI@0308,XII@0104,XLII@0602 "
+    "S=1SA@1103/h!,3A@1304!,5A@0503!,10A@0909!,13A@0903!,16A@0604!,19A@1001!,20A@1104!,"
+    "24A@1408/h!,29A@0905!,30A@0505/h,32A@1309,33A@0804!,40A@1206!,43A@1007!,49A@1203!,50A@0704! "
+    "ctl=0204,0307,0509,0805,0809 repl=0 arr=1SA stack=- step=declare battles=- cur=- res=-"
+)
+
+
+@pytest.mark.parametrize("reading", ["four_from_start", "two_beyond_occupied"])
+def test_the_ai_estimates_retreats_under_the_reading_in_force(reading: str) -> None:
+    """The German AI asks of planned positions whether a Soviet defender would have no retreat
+    (a trapped defender is eliminated by a DR): its estimate gives the engine's answer under the
+    reading in force. The position where the readings part, then every Soviet unit of
+    positions along random games."""
+    import random
+
+    from typhoon.game import CHANCE
+    from typhoon.games.bfm.ai.scoring import GermanScorer
+    from typhoon.games.bfm.combat_phase import retreat_paths_of
+    from typhoon.games.bfm.notation import position_from_text
+    from typhoon.games.bfm.rules import GERMAN, SOVIET
+
+    s = position_from_text(PARTING.replace("two_beyond_occupied", reading))
+    d = s.rules.unit_index["5A"]
+    trapped = reading == "four_from_start"
+    assert (not retreat_paths_of(s, d)) is trapped
+    assert GermanScorer(s, before_combat=True)._no_retreat(s.loc[d], s.occ[GERMAN]) is trapped
+    checked = 0
+    for seed in range(3):
+        g = Game("bfm", options={OPTION: reading}, seed=seed)
+        rng = random.Random(seed)
+        while not g.state.is_terminal and len(g.history) < 400:
+            if g.current_player() == CHANCE:
+                g.roll()
+                continue
+            s = g.state
+            if len(g.history) % 7 == 0 and s.turn > 1:
+                scorer = GermanScorer(s, before_combat=True)
+                for d in s.on_map(SOVIET):
+                    assert scorer._no_retreat(s.loc[d], s.occ[GERMAN]) == (not retreat_paths_of(s, d))
+                    checked += 1
+            g.play(rng.choice(g.legal_actions()))
+    assert checked > 300

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typhoon.games.bfm.ai.board import approach_cost, board_of
 from typhoon.games.bfm.ai.combat import ELIM_BONUS, MY_W, attack_halves, battle_value, vacate_value
 from typhoon.games.bfm.ai.movement import movers, staying_occ
-from typhoon.games.bfm.combat_phase import MAX_COLUMN, RETREAT_LENGTH
+from typhoon.games.bfm.combat_phase import MAX_COLUMN, RETREAT_LENGTH, retreat_paths_beyond
 from typhoon.games.bfm.rules import GERMAN, SOVIET, Rules
 from typhoon.games.bfm.state import State
 from typhoon.hexgrid import HexGrid, bits
@@ -112,7 +112,10 @@ class GermanScorer:
         # Memos of target_value: Soviet hex -> hexes whose German units bear on its retreat;
         # (hex, Soviet units near, German units near) -> no retreat path; battle values.
         self._area: dict[int, int] = {}
-        self._trapped = _NO_RETREAT.setdefault(grid, {})
+        # The retreat reading in force (option ``retreat_extension``): the estimate asks the
+        # same question the engine will.
+        self._beyond = rules.opt("retreat_extension") == "two_beyond_occupied"
+        self._trapped = _NO_RETREAT.setdefault((grid, self._beyond), {})
         self._battle: dict[tuple[int, tuple[int, ...], int, bool], float] = {}
         # Before combat: value of each Soviet target with the units that can strike it.
         self.targets: dict[int, float] = {}
@@ -220,14 +223,15 @@ class GermanScorer:
         occupied = self.sov_occ & ~(1 << t)
         area = self._area.get(t)
         if area is None:
-            area = self._area[t] = _retreat_area(grid.within, t, occupied)
+            area = self._area[t] = _retreat_area(grid.within, t, occupied, beyond=self._beyond)
         key = (t, occupied & area, occ & area)
         got = self._trapped.get(key)
         if got is None:
             if len(self._trapped) >= _NO_RETREAT_LIMIT:
                 self._trapped.clear()
             forbidden = occ | zoc_mask(occ, grid.expand)
-            paths = retreat_paths(t, RETREAT_LENGTH, grid.neighbours, grid.distance, forbidden, occupied)
+            find = retreat_paths_beyond if self._beyond else retreat_paths
+            paths = find(t, RETREAT_LENGTH, grid.neighbours, grid.distance, forbidden, occupied)
             got = self._trapped[key] = not paths
         return got
 
@@ -257,17 +261,20 @@ class GermanScorer:
 
 # Grid -> {(hex, friendly units near, enemy units near): no retreat path}; a pure function of
 # its key, so sharing it between plans, roll-outs and games changes no result. Bounded.
-_NO_RETREAT: dict[HexGrid, dict[tuple[int, int, int], bool]] = {}
+_NO_RETREAT: dict[tuple[HexGrid, bool], dict[tuple[int, int, int], bool]] = {}
 _NO_RETREAT_LIMIT = 200_000
 
 
-def _retreat_area(within: Callable[[int, int], int], t: int, occupied: int) -> int:
+def _retreat_area(within: Callable[[int, int], int], t: int, occupied: int, *, beyond: bool = False) -> int:
     """The hexes whose enemy units can change the retreat paths from ``t``: a path's i-th hex
     lies i hexes away, and it goes on past its end only from a hex in ``occupied``, so no
     path passes the first even distance with no occupied hex; the enemy zones of control
-    on the path come from one hex further."""
+    on the path come from one hex further. Under ``two_beyond_occupied`` (``beyond``) a leg
+    may run sideways, so a leg that reaches past distance r starts from an occupied hex at
+    distance r - 1 or r: the ring test widens to both."""
     r = RETREAT_LENGTH
-    while occupied & within(t, r) & ~within(t, r - 1):
+    inner = RETREAT_LENGTH if beyond else 1
+    while occupied & within(t, r) & ~within(t, r - inner):
         r += RETREAT_LENGTH
     return within(t, r + 1)
 
