@@ -9,7 +9,7 @@ CORE := $(VENV)/.installed-core
 FULL := $(VENV)/.installed-full
 PORT ?= 8000
 
-.PHONY: play test lint typecheck unit soak bench clean install tmc-map
+.PHONY: play test lint typecheck unit soak bench compiled bench-compiled clean install tmc-map
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,15 @@ soak: $(FULL)
 bench: $(CORE)
 	$(PY) -m typhoon bench
 
+# Optional: the engines' hot modules compiled with mypyc into build/compiled (needs a C
+# compiler; src/ is never touched), and the bench figures pure and compiled, one after the other.
+compiled: $(FULL)
+	$(PY) tools/build_compiled.py
+
+bench-compiled: compiled
+	@echo "== pure Python"; $(PY) -m typhoon bench
+	@echo "== compiled (build/compiled/src)"; PYTHONPATH=build/compiled/src $(PY) -m typhoon bench
+
 # Rebuild The Moscow Campaign's reconstructed map (data/map.json) and its inspection image
 # from the project's copy of the geography data; the PNG needs Debian's chromium.
 tmc-map: $(CORE)
@@ -55,4 +64,4 @@ tmc-map: $(CORE)
 	  --screenshot=docs/images/tmc_map.png docs/images/tmc_map.svg
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build/compiled

@@ -77,9 +77,11 @@ class State(StateBase):
     cur: Battle | None
     result: str | None  # None while the game goes on; then "german", "soviet" or "draw"
 
-    def __init__(self, rules: Rules) -> None:
-        n_units = len(rules.units)
+    def __init__(self, rules: Rules, *, blank: bool = False) -> None:
         self.rules = rules
+        if blank:  # copy() fills in every field (a compiled class has no bare __new__)
+            return
+        n_units = len(rules.units)
         self.turn = 0
         self.phase = 0
         self.loc = [OFF] * n_units
@@ -103,8 +105,7 @@ class State(StateBase):
         self._legal: list[Any] | None = None
 
     def copy(self) -> State:
-        s = State.__new__(State)
-        s.rules = self.rules
+        s = State(self.rules, blank=True)
         s.turn = self.turn
         s.phase = self.phase
         s.loc = self.loc[:]

@@ -209,9 +209,11 @@ class State(StateBase):
     result: str | None
     level: str
 
-    def __init__(self, rules: Rules) -> None:
-        n_units = len(rules.units)
+    def __init__(self, rules: Rules, *, blank: bool = False) -> None:
         self.rules = rules
+        if blank:  # copy() fills in every field (a compiled class has no bare __new__)
+            return
+        n_units = len(rules.units)
         self.turn = 0
         self.phase = 0
         self.step = 0
@@ -249,8 +251,7 @@ class State(StateBase):
         self._legal: list[Any] | None = None
 
     def copy(self) -> State:
-        s = State.__new__(State)
-        s.rules = self.rules
+        s = State(self.rules, blank=True)
         s.turn = self.turn
         s.phase = self.phase
         s.step = self.step
