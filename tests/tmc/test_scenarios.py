@@ -378,3 +378,20 @@ def test_kalinin_starts_german_held_in_november_and_december(scenario: str) -> N
         s, _ = engine.apply(s, SetupStandard())
     kalinin = s.rules.map.places["Kalinin"]
     assert (s.occ[0] >> kalinin) & 1, "no German unit in Kalinin"
+
+
+@pytest.mark.parametrize("scenario", ["15", "21"])
+def test_the_tula_workers_regiment_starts_in_tula(scenario: str) -> None:
+    """Reconstruction revision (issue 14, TMC_AI.md revision 5; docs/TMC_OOB.md §4, role
+    "garrison"): the Tula Workers' Regiment was formed in Tula on 23 October 1941 and held the
+    city itself; the line walk had put it on the 50th Army's line south-east of the city."""
+    from typhoon.games.tmc import engine
+    from typhoon.games.tmc.actions import SetupStandard
+
+    s = engine.new_game(scenario)
+    while s.phase_spec.kind == "setup":
+        s, _ = engine.apply(s, SetupStandard())
+    tula = s.rules.map.places["Tula"]
+    regiment = next(u.index for u in s.rules.units if u.id == "STulaWR")
+    assert s.loc[regiment] == tula
+    assert len(s.stacks[tula]) >= 2  # with the 50th Army's division(s) there
