@@ -215,3 +215,40 @@ def test_a_threatened_moscow_is_held_by_its_strongest_defenders() -> None:
     h_after, _ = _play_phase(s, TmcHeuristic(1))
     assert h_after.loc[idx["SM1"]] == moscow and h_after.loc[idx["SM2"]] == moscow
     assert h_after.loc[idx["SS1"]] != moscow
+
+
+def test_two_spearheads_close_a_pocket_together() -> None:
+    """Issue 14 item 1 ("close pockets (cut supply behind Soviet groups)", plans explained in
+    words): in scenario 1's first German mechanised phase (operational against operational,
+    seed 1) the plan sends two arms that cut supply together to Soviet units that neither cuts
+    alone, and says where they meet. The greedy exploitation alone never sends the first arm
+    of such a pair (it cuts nothing by itself)."""
+    from typhoon.game import CHANCE, Game
+    from typhoon.games.tmc.ai.board import elim_vp
+    from typhoon.games.tmc.ai.operational import PINCER_MIN, OperationalPlanner
+
+    g = Game("tmc", "1", seed=1)
+    players = {GERMAN: TmcOperational(1), SOVIET: TmcOperational(2)}
+    while not (g.state.side == GERMAN and g.state.rules.phases[g.state.phase].movers == "mech"):
+        if g.current_player() == CHANCE:
+            g.roll()
+        else:
+            g.play(players[g.current_player()].choose(g.state, g.legal_actions()))
+    s = g.state
+    p = OperationalPlanner(s, notes=True)
+    pocket = [line for line in p.summary if "close a pocket near" in line]
+    assert pocket, p.summary
+    arms = [u for u, note in p.plan.notes.items() if "close a pocket" in note]
+    assert len(arms) == 2
+    d1, d2 = (p.plan.targets[u] for u in arms)
+    base = soviet_supplied(s)
+
+    def cut(extra: int) -> float:
+        sup = soviet_supplied(s, extra)
+        return sum(
+            float(elim_vp(s, u))
+            for u in s.rules.side_units[SOVIET]
+            if s.loc[u] >= 0 and (base >> s.loc[u]) & 1 and not (sup >> s.loc[u]) & 1
+        )
+
+    assert cut((1 << d1) | (1 << d2)) - cut(1 << d1) - cut(1 << d2) >= PINCER_MIN

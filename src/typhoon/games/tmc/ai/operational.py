@@ -83,6 +83,12 @@ RESERVE_DIST = 6  # Soviet units at least this far from the Germans may go by ra
 CUT_CANDIDATES = 30  # hexes whose supply cut is computed exactly, per recount
 CUT_RECOUNTS = 5
 EXPLOIT_MIN = 2.0  # an exploitation move must be worth this much over staying (score units)
+# Pincers: two spearheads that together cut supply to Soviet units neither cuts alone.
+PINCER_UNITS = 8  # mechanised units tried, the best by their best exploitation hex
+PINCER_HEXES = 3  # hexes tried per unit
+PINCER_GAP = 3  # the two arms at least this far apart (two arms, not one stack)
+PINCERS = 1  # pincers tried per mechanised phase
+PINCER_MIN = 4.0  # VP the pair cuts beyond what its arms cut alone
 
 OPERATIONAL_WEIGHTS = (
     DEFAULT_WEIGHTS[GERMAN],
@@ -220,6 +226,9 @@ class OperationalPlanner(Planner):
                     proxy.append((self.score(s, u, d) - base_v, u, d))
         proxy.sort(reverse=True)
         pending = set(mech)
+        for _ in range(PINCERS):
+            if not self._pincer(s, proxy, pending):
+                break
         while pending and proxy:
             best: tuple[float, int, int, float] | None = None
             n = 0
@@ -252,6 +261,65 @@ class OperationalPlanner(Planner):
                 self._cut_base = soviet_supplied(s, self._mech_occ)
             elif self._recounts >= CUT_RECOUNTS:
                 self._cut_cache = dict.fromkeys((d2 for _, _, d2 in proxy), 0.0)  # recounts spent
+
+    def _pincer(self, s: State, proxy: list[tuple[float, int, int]], pending: set[int]) -> bool:
+        """Close a pocket with two arms: the greedy pick above credits a spearhead only with what
+        it cuts by itself, so the first arm of a pincer, which cuts nothing alone, is never
+        sent. Here pairs of candidate hexes of different units are valued together, and the
+        best pair whose joint cut exceeds the sum of its arms' by PINCER_MIN takes both."""
+        per_unit: dict[int, list[tuple[float, int]]] = {}
+        for v, u, d in proxy:
+            if u not in pending:
+                continue
+            hexes = per_unit.setdefault(u, [])
+            if len(hexes) < PINCER_HEXES and self._room(d):
+                hexes.append((v, d))
+        units = sorted((u for u in per_unit if per_unit[u]), key=lambda u: -per_unit[u][0][0])[:PINCER_UNITS]
+        cands = [(v, u, d) for u in units for v, d in per_unit[u]]
+        alone = {d: self._cut_vp(s, d) for _, _, d in cands}
+        base = self._cut_base or 0
+        dist = self.grid.distance
+        best: tuple[float, int, int, int, int, float] | None = None
+        for i, (v1, u1, d1) in enumerate(cands):
+            for v2, u2, d2 in cands[i + 1 :]:
+                if u1 == u2 or dist(d1, d2) < PINCER_GAP:
+                    continue
+                sup = soviet_supplied(s, self._mech_occ | (1 << d1) | (1 << d2))
+                cut = sum(
+                    float(elim_vp(s, u))
+                    for u in self._soviet_units
+                    if (base >> s.loc[u]) & 1 and not (sup >> s.loc[u]) & 1
+                )
+                if cut - alone[d1] - alone[d2] < PINCER_MIN:
+                    continue
+                value = v1 + v2 + CUT_WEIGHT * cut
+                if best is None or value > best[0]:
+                    best = (value, u1, d1, u2, d2, cut)
+        if best is None or best[0] <= 2 * EXPLOIT_MIN:
+            return False
+        _, u1, d1, u2, d2, joint = best
+        ids = s.rules.grid.ids
+        names = s.rules.units
+        where = self._pocket_name(s, d1, d2)
+        what = f"{names[u1].id} and {names[u2].id} close a pocket {where}: cut supply to {joint:.0f} VP"
+        for u, d in ((u1, d1), (u2, d2)):
+            pending.discard(u)
+            self.held.add(u)
+            self._claim(s, u, d, f"exploits to {ids[d]}: {what}")
+            self._mech_occ |= 1 << d
+        self.summary.append(what)
+        self._cut_cache.clear()
+        self._recounts += 1
+        self._cut_base = soviet_supplied(s, self._mech_occ)
+        return True
+
+    def _pocket_name(self, s: State, d1: int, d2: int) -> str:
+        """Words for where two arms meet: the objective town nearest to both."""
+        if not self.objectives:
+            return f"between {s.rules.grid.ids[d1]} and {s.rules.grid.ids[d2]}"
+        dist = self.grid.distance
+        town, name = min(self.objectives.items(), key=lambda kv: dist(kv[0], d1) + dist(kv[0], d2))
+        return f"near {name}"
 
     # Soviet specials ---------------------------------------------------------------------------
 
