@@ -16,6 +16,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from typhoon.ai.budget import SEARCH_LEVELS, Budget
+from typhoon.ai.generic import RolloutSearchPlayer, one_ply_values
+from typhoon.games import game_module
+
 from .engine import (
     GERMAN_VICTORY,
     MOSCOW,
@@ -327,7 +331,61 @@ class MaHeuristicPlayer:
         return self._first(actions, "end")
 
 
-LEVELS: dict[str, Callable[[int | None], Any]] = {"heuristic": lambda seed: MaHeuristicPlayer(seed)}
+class MaSearchPlayer:
+    """The search levels for Moscow Attacked!: the framework's roll-out search
+    (:class:`typhoon.ai.generic.RolloutSearchPlayer`, roll-outs played by the heuristic) over a
+    short list that always holds the heuristic's own choice, the rest the best by one-ply
+    evaluation. The generic search alone compares only the one-ply best, which often leaves out
+    what the rule-based heuristic would play, so it could not be measured against it fairly."""
+
+    def __init__(self, level: str, seed: int | None = None):
+        self.name = level
+        self.heuristic = MaHeuristicPlayer(seed)
+        self.inner = RolloutSearchPlayer(
+            game_module("ma"),
+            evaluate,
+            seed,
+            name=level,
+            config=SEARCH_LEVELS[level],
+            rollout_policy=rollout_policy,
+        )
+
+    @property
+    def config(self) -> Budget:
+        return self.inner.config
+
+    @config.setter
+    def config(self, value: Budget) -> None:
+        self.inner.config = value
+
+    @property
+    def rollouts_done(self) -> int:
+        return self.inner.rollouts_done
+
+    def choose(self, state: Any, actions: Sequence[Any]) -> Any:
+        if state.current_player() < 0 or len(actions) == 1:
+            return self.inner.choose(state, actions)
+        own = self.heuristic.choose(state, actions)
+        n = max(2, self.config.candidates)
+        if len(actions) <= n:
+            return self.inner.choose(state, actions)
+        values = one_ply_values(self.inner.game, state, actions, evaluate)
+        order = sorted(range(len(actions)), key=lambda i: -values[i])
+        short = [own] + [actions[i] for i in order if actions[i] != own][: n - 1]
+        return self.inner.choose(state, short)
+
+    def explain(self) -> str:
+        return self.inner.explain()
+
+
+def _search(level: str) -> Callable[[int | None], Any]:
+    return lambda seed: MaSearchPlayer(level, seed)
+
+
+LEVELS: dict[str, Callable[[int | None], Any]] = {
+    "heuristic": lambda seed: MaHeuristicPlayer(seed),
+    **{level: _search(level) for level in SEARCH_LEVELS},
+}
 
 _ROLLOUT = MaHeuristicPlayer(0)
 
@@ -338,4 +396,12 @@ def rollout_policy(state: Any, actions: Sequence[Any], rng: random.Random) -> An
     return _ROLLOUT.choose(state, actions)
 
 
-__all__ = ["LEVELS", "MaHeuristicPlayer", "evaluate", "german_score", "moscow_distance", "rollout_policy"]
+__all__ = [
+    "LEVELS",
+    "MaHeuristicPlayer",
+    "MaSearchPlayer",
+    "evaluate",
+    "german_score",
+    "moscow_distance",
+    "rollout_policy",
+]
