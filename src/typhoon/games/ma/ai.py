@@ -16,9 +16,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from typhoon.ai.budget import SEARCH_LEVELS, Budget
-from typhoon.ai.generic import RolloutSearchPlayer, one_ply_values
-from typhoon.games import game_module
+from typhoon.ai.budget import SEARCH_LEVELS
+from typhoon.ai.shortlist import ShortlistSearchPlayer
 
 from .engine import (
     GERMAN_VICTORY,
@@ -331,51 +330,13 @@ class MaHeuristicPlayer:
         return self._first(actions, "end")
 
 
-class MaSearchPlayer:
-    """The search levels for Moscow Attacked!: the framework's roll-out search
-    (:class:`typhoon.ai.generic.RolloutSearchPlayer`, roll-outs played by the heuristic) over a
-    short list that always holds the heuristic's own choice, the rest the best by one-ply
-    evaluation. The generic search alone compares only the one-ply best, which often leaves out
-    what the rule-based heuristic would play, so it could not be measured against it fairly."""
+class MaSearchPlayer(ShortlistSearchPlayer):
+    """The search levels for Moscow Attacked!: roll-out search (roll-outs played by the
+    heuristic) over a short list that always holds the heuristic's own choice, the rest the
+    best by one-ply evaluation (:class:`typhoon.ai.shortlist.ShortlistSearchPlayer`)."""
 
     def __init__(self, level: str, seed: int | None = None):
-        self.name = level
-        self.heuristic = MaHeuristicPlayer(seed)
-        self.inner = RolloutSearchPlayer(
-            game_module("ma"),
-            evaluate,
-            seed,
-            name=level,
-            config=SEARCH_LEVELS[level],
-            rollout_policy=rollout_policy,
-        )
-
-    @property
-    def config(self) -> Budget:
-        return self.inner.config
-
-    @config.setter
-    def config(self, value: Budget) -> None:
-        self.inner.config = value
-
-    @property
-    def rollouts_done(self) -> int:
-        return self.inner.rollouts_done
-
-    def choose(self, state: Any, actions: Sequence[Any]) -> Any:
-        if state.current_player() < 0 or len(actions) == 1:
-            return self.inner.choose(state, actions)
-        own = self.heuristic.choose(state, actions)
-        n = max(2, self.config.candidates)
-        if len(actions) <= n:
-            return self.inner.choose(state, actions)
-        values = one_ply_values(self.inner.game, state, actions, evaluate)
-        order = sorted(range(len(actions)), key=lambda i: -values[i])
-        short = [own] + [actions[i] for i in order if actions[i] != own][: n - 1]
-        return self.inner.choose(state, short)
-
-    def explain(self) -> str:
-        return self.inner.explain()
+        super().__init__("ma", level, seed, MaHeuristicPlayer(seed), evaluate, rollout_policy)
 
 
 def _search(level: str) -> Callable[[int | None], Any]:
