@@ -86,6 +86,8 @@ def test_random_games_with_every_option_on() -> None:
         "air_point": "none",
         "followup_targets": "any",
         "opt6_para": "on",
+        "opt3_bridges": "on",
+        "setup": "free",
     }
     s, _ = random_game(3, check=True, options=on)
     assert s.is_terminal

@@ -27,15 +27,19 @@ from .state import (
     PHASES,
     REDUCE,
     ROLLS,
+    SETUP_PHASES,
+    STANDARD,
     STAY,
     Advance,
     AirSupply,
     Attack,
     Battle,
+    Blow,
     Dig,
     Drop,
     Lose,
     Move,
+    Place,
     Rail,
     Rebuild,
     Reinforce,
@@ -46,6 +50,8 @@ from .state import (
 )
 
 BIG = 10**6
+BLOW_RANGE = 5  # optional rule 3: a German unit within 5 hexes of the bridge
+FRONT_LINE_MIN = 3  # seed 'Game preparation': at least 3 Soviet units on the front line
 
 
 # ----------------------------------------------------------------------------- geometry
@@ -74,12 +80,116 @@ def new_game(edition: str | None = None, options: Mapping[str, str] | None = Non
     """The seed's set-up, laid out by the map generator (data/map.json ``setup``; the seed's
     constraints are checked by tests/mockba/test_mockba_rules.py)."""
     r = load_rules(edition, options)
-    loc = tuple(u.setup if u.turn == 0 else OFF for u in r.units)
     # Rail hexes behind the German lines start interrupted (reading: the Germans hold them).
     cut = r.rail_hexes & r.german_zone
+    if r.opt("setup") == "free":
+        # Seed 'Game preparation' (pack 2.2-2.3): every unit off the map, the Soviet sets up first.
+        return State(rules=r, turn=1, phase=0, loc=(OFF,) * len(r.units), cut=cut, setup=0)
+    loc = tuple(u.setup if u.turn == 0 else OFF for u in r.units)
     s = State(rules=r, turn=1, phase=0, loc=loc, cut=cut)
-    s = _start_turn(s, [])
-    return _advance(s, [])
+    return _begin(s, [])
+
+
+def _begin(s: State, events: list[Event]) -> State:
+    s = _start_turn(s, events)
+    return _advance(s, events)
+
+
+# ----------------------------------------------------------------------------- free set-up (2)
+def setup_next(s: State) -> int:
+    """The next unit the side in set-up places (order of battle order; -1 when all are placed).
+    Units of one army and type are interchangeable, so a fixed order takes no choice away."""
+    side = SETUP_PHASES[s.setup].side
+    for u, sp in enumerate(s.rules.units):
+        if sp.side == side and sp.turn == 0 and s.loc[u] == OFF:
+            return u
+    return -1
+
+
+def _on_line_count(s: State) -> int:
+    r = s.rules
+    return sum(
+        1
+        for u, sp in enumerate(r.units)
+        if sp.side == SOVIET and sp.deploy == "front" and s.loc[u] >= 0 and r.front_bits >> s.loc[u] & 1
+    )
+
+
+def _setup_barred(s: State, u: int) -> int:
+    """Hexes barred to unit u by the guards that keep the set-up from getting stuck
+    (docs/MOCKBA_RULES.md): a Soviet front-army unit goes off the front line only while enough
+    front-army units remain to put 3 on it (2.2), and never takes room a reserve army still needs
+    on its army hexes."""
+    r = s.rules
+    sp = r.units[u]
+    if sp.side != SOVIET or sp.deploy != "front":
+        return 0
+    barred = 0
+    left = sum(
+        1
+        for x, xs in enumerate(r.units)
+        if x != u and xs.side == SOVIET and xs.deploy == "front" and xs.turn == 0 and s.loc[x] == OFF
+    )
+    if _on_line_count(s) + left < FRONT_LINE_MIN:
+        barred |= ~r.front_bits & ((1 << len(r.terrain)) - 1)
+    lim, _ = r.stack_limit(SOVIET)
+    loads = _loads(s)
+    for army in sorted({xs.army for xs in r.units if xs.deploy == "reserve"}):
+        zone = r.setup_zones[army]
+        need = sum(2 for x, xs in enumerate(r.units) if xs.army == army and s.loc[x] == OFF)
+        free = {z: (lim - loads.get(z, (0, 0))[0]) // 2 * 2 for z in _bits(zone)}
+        room = sum(free.values())
+        for z, f in free.items():
+            if room - f + (lim - loads.get(z, (0, 0))[0] - sp.halves) // 2 * 2 < need:
+                barred |= 1 << z
+    return barred
+
+
+def _setup_actions(s: State) -> list[Any]:
+    r = s.rules
+    u = setup_next(s)
+    sp = r.units[u]
+    zone = r.setup_zones[sp.army] & ~_full(s, sp.side, sp.size) & ~_setup_barred(s, u)
+    out: list[Any] = [Place(sp.id, hex_id(h)) for h in _bits(zone)]
+    if _standard_ok(s):
+        out.append(STANDARD)
+    return out
+
+
+def _standard_rest(s: State) -> dict[int, int]:
+    side = SETUP_PHASES[s.setup].side
+    return {
+        u: sp.setup
+        for u, sp in enumerate(s.rules.units)
+        if sp.side == side and sp.turn == 0 and s.loc[u] == OFF
+    }
+
+
+def _standard_ok(s: State) -> bool:
+    """The 'standard set-up' action: the side's remaining units on their fixed lay-out hexes, if
+    that keeps stacking (2.4) and, for the Soviet, 3 units on the front line (2.2)."""
+    rest = _standard_rest(s)
+    t = s.replace(loc=tuple(rest.get(u, x) for u, x in enumerate(s.loc)))
+    if any(not _fits(t, t.units_at(h)) for h in set(rest.values())):
+        return False
+    return t.setup == 1 or _on_line_count(t) >= FRONT_LINE_MIN
+
+
+def _setup_step(s: State, a: Any, events: list[Event]) -> State:
+    if a.kind == "standard":
+        side = SETUP_PHASES[s.setup].side
+        events.append(Event("setup", f"{SIDE_NAMES[side].title()} units set up as in the fixed lay-out.", {}))
+        s = s.replace(loc=tuple(_standard_rest(s).get(u, x) for u, x in enumerate(s.loc)))
+    else:
+        events.append(Event("setup", f"{a.unit} sets up at {a.hex}.", {}))
+        loc = list(s.loc)
+        loc[_uid(s, a.unit)] = _hid(a.hex)
+        s = s.replace(loc=tuple(loc))
+    if setup_next(s) >= 0:
+        return s
+    if s.setup == 0:
+        return s.replace(setup=1)
+    return _begin(s.replace(setup=-1), events)
 
 
 # ----------------------------------------------------------------------------- unit facts
@@ -245,6 +355,21 @@ def _german_supplied_hexes(s: State) -> int:
     return seen
 
 
+def rail_links(s: State) -> dict[int, tuple[int, ...]]:
+    """The railway's links, less those over blown bridges (optional rule 3; cached per set)."""
+    r = s.rules
+    if not s.blown:
+        return r.rail_links
+    key = ("links", s.blown)
+    got = r._cache.get(key)
+    if got is None:
+        gone = {r.bridges[i] for i in _bits(s.blown)}
+        got = r._cache[key] = {
+            h: tuple(n for n in ns if r.pair(h, n) not in gone) for h, ns in r.rail_links.items()
+        }
+    return got  # type: ignore[no-any-return]
+
+
 def soviet_rail_net(s: State) -> int:
     """Rail hexes joined by unbroken rail, free of German units, to a line leaving the map on the
     north, east or south side (seed)."""
@@ -253,9 +378,10 @@ def soviet_rail_net(s: State) -> int:
     start = (r.rail_exits.get("north", 0) | r.rail_exits.get("east", 0) | r.rail_exits.get("south", 0)) & ~bad
     seen = start
     todo = _bits(start)
+    links = rail_links(s)
     while todo:
         h = todo.pop()
-        for n in r.rail_links.get(h, ()):
+        for n in links.get(h, ()):
             if not seen >> n & 1 and not bad >> n & 1:
                 seen |= 1 << n
                 todo.append(n)
@@ -344,7 +470,7 @@ def _reach_cached(s: State, u: int) -> list[tuple[int, int, Move]]:
     start = s.loc[u]
     ma = movement_points(s, u)
     first = s.phase_spec.key in ("g_move", "g_move2p")
-    key = ("reach", u, start, ma, first, s.turn, enemy, ez)
+    key = ("reach", u, start, ma, first, s.turn, enemy, ez, s.blown)
     cache = r._cache
     reach = cache.get(key)
     if reach is None:
@@ -358,7 +484,7 @@ def _reach_cached(s: State, u: int) -> list[tuple[int, int, Move]]:
 
 def _reach(s: State, sp: UnitSpec, start: int, ma: int, first: bool, enemy: int, ez: int) -> dict[int, int]:
     r = s.rules
-    steps = r.steps(sp.motorised, int(r.calendar[s.turn]["river"]))
+    steps = r.steps(sp.motorised, int(r.calendar[s.turn]["river"]), s.blown)
     armoured = sp.armoured
     best: dict[int, int] = {start: 0}
     heap = [(0, start)]
@@ -421,7 +547,8 @@ def _rail_components(s: State) -> dict[int, list[int]]:
     and German ZOC (memoised)."""
     r = s.rules
     bad = s.occupied(GERMAN) | s.cut | zoc(s, GERMAN)
-    key = ("rail", bad)
+    key = ("rail", bad, s.blown)
+    links = rail_links(s)
     if key in r._cache:
         return r._cache[key]  # type: ignore[no-any-return]
     if len(r._cache) > 20000:
@@ -435,7 +562,7 @@ def _rail_components(s: State) -> dict[int, list[int]]:
         todo = [h0]
         while todo:
             h = todo.pop()
-            for n in r.rail_links.get(h, ()):
+            for n in links.get(h, ()):
                 if n not in seen and not bad >> n & 1:
                     seen.add(n)
                     todo.append(n)
@@ -581,6 +708,8 @@ def legal_actions(s: State) -> list[Any]:
 def _legal(s: State) -> list[Any]:
     if s.result is not None:
         return []
+    if s.setup >= 0:
+        return _setup_actions(s)
     b = s.battle
     if b is not None:
         return _battle_actions(s, b)
@@ -743,7 +872,39 @@ def _combat_actions(s: State) -> list[Any]:
         for n in r.nbrs[s.loc[u]]:
             if enemy >> n & 1:
                 out.append(Attack(_spec(s, u).id, hex_id(n)))
+    out += _blow_actions(s)
     out.append(END)
+    return out
+
+
+def bridge_need(s: State, i: int) -> int:
+    """Optional rule 3: the die a try on bridge i needs (5, or 6 with a German unit at the bridge,
+    i.e. on one of its two hexes); 0 when no German unit is within 5 hexes (no try)."""
+    r = s.rules
+    a, b = r.bridges[i]
+    german = _on_map(s, GERMAN)
+    near = min((min(distance(r, s.loc[g], a), distance(r, s.loc[g], b)) for g in german), default=BIG)
+    if near > BLOW_RANGE:
+        return 0
+    return 6 if near == 0 else 5
+
+
+def _blow_actions(s: State) -> list[Any]:
+    """Optional rule 3 (reading, docs): in his first combat phase, instead of attacking, a Soviet
+    unit on one of a bridge's two hexes may try to blow it (once a bridge a phase)."""
+    r = s.rules
+    if r.opt("opt3_bridges") != "on" or s.phase_spec.key != "s_combat":
+        return []
+    out: list[Any] = []
+    for i, (a, b) in enumerate(r.bridges):
+        if (s.blown | s.tried) >> i & 1 or not bridge_need(s, i):
+            continue
+        for here, there in ((a, b), (b, a)):
+            out += [
+                Blow(_spec(s, u).id, hex_id(there))
+                for u in s.units_at(here)
+                if _spec(s, u).side == SOVIET and _may_attack(s, u)
+            ]
     return out
 
 
@@ -769,7 +930,7 @@ def _battle_actions(s: State, b: Battle) -> list[Any]:
         return out
     if b.step == "support":
         return [Support(True), Support(False)]
-    if b.step in ("roll", "drop_roll"):
+    if b.step in ("roll", "drop_roll", "blow_roll"):
         return list(ROLLS)
     if b.step == "d3":
         units = tuple(s.units_at(b.target))
@@ -837,6 +998,8 @@ def _step(s: State, a: Any, events: list[Event]) -> State:
     k = a.kind
     r = s.rules
     b = s.battle
+    if s.setup >= 0:
+        return _setup_step(s, a, events)
     if k == "end" and b is None:
         return _end_phase(s, events)
     if k == "counterair":
@@ -892,6 +1055,30 @@ def _step(s: State, a: Any, events: list[Event]) -> State:
             )
         )
         return _relocate(s, {u: b.target}, red=red, dropped=s.dropped | 1 << u, battle=None)
+    if k == "blow":
+        u, h = _uid(s, a.unit), _hid(a.dst)
+        i = r.bridge_index[r.pair(s.loc[u], h)]
+        # Instead of attacking: the unit may not attack this phase; one try a bridge a phase.
+        return s.replace(
+            attacked=s.attacked | 1 << u,
+            tried=s.tried | 1 << i,
+            battle=Battle(h, attackers=(u,), step="blow_roll"),
+        )
+    if k == "roll" and b is not None and b.step == "blow_roll":
+        u = b.attackers[0]
+        i = r.bridge_index[r.pair(s.loc[u], b.target)]
+        need = bridge_need(s, i)
+        ok = a.die >= need
+        where = f"{hex_id(r.bridges[i][0])}-{hex_id(r.bridges[i][1])}"
+        events.append(
+            Event(
+                "bridge",
+                f"{_spec(s, u).id} tries to blow the bridge {where} (needs {need}+): die {a.die}, "
+                f"{'blown' if ok else 'it holds'}.",
+                {},
+            )
+        )
+        return s.replace(blown=s.blown | (1 << i if ok else 0), battle=None)
     if k == "attack":
         u, h = _uid(s, a.unit), _hid(a.target)
         nb = Battle(h) if b is None else b
@@ -1112,7 +1299,7 @@ def _end_phase(s: State, events: list[Event]) -> State:
                     Event("repair", f"{_spec(s, u).id} repairs the railway at {hex_id(s.loc[u])}.", {})
                 )
         s = s.replace(cut=cut)
-    s = s.replace(phase=s.phase + 1, moved=0, attacked=0, retreated=0)
+    s = s.replace(phase=s.phase + 1, moved=0, attacked=0, retreated=0, tried=0)
     return _advance(s, events)
 
 

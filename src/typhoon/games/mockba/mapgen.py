@@ -507,6 +507,37 @@ def svg(data: dict[str, Any]) -> str:
     )
 
 
+BRIDGE_RIVERS = ("Dnieper", "Vop", "Vazuza", "Ugra", "Oka", "Desna", "Volga")
+
+
+def bridges(data: dict[str, Any]) -> dict[str, Any]:
+    """Optional rule 3's bridges (data/bridges.json), derived from the map: gaps.md MO-M1 "at the
+    Minsk highway and the main rail lines over the Dnieper, Vop, Vazuza, Ugra, Oka, Desna and
+    Volga" = every hexside of those rivers crossed by the highway or a railway (every line of the
+    reconstructed map counts as a main line)."""
+    crossings: dict[tuple[str, str], list[str]] = {}
+    hw = data["highway"]
+    for a, b in zip(hw, hw[1:], strict=False):
+        crossings.setdefault((min(a, b), max(a, b)), []).append("Minsk-Moscow highway")
+    for line in data["rails"]:
+        hs = line["hexes"]
+        for a, b in zip(hs, hs[1:], strict=False):
+            if a != b:
+                crossings.setdefault((min(a, b), max(a, b)), []).append(line["name"])
+    out = []
+    for a, b, river in data["rivers"]:
+        key = (min(a, b), max(a, b))
+        if river in BRIDGE_RIVERS and key in crossings:
+            out.append({"hexes": list(key), "river": river, "crossing": sorted(set(crossings[key]))})
+    return {
+        "source": "RECONSTRUCTION: the seed says only 'bridges are marked on the map' (optional rule 3); "
+        "reference pack gaps.md MO-M1 places them at the Minsk highway and the main rail lines over the "
+        "Dnieper, Vop, Vazuza, Ugra, Oka, Desna and Volga; derived from map.json by mapgen.bridges",
+        "provenance": "reconstruction",
+        "bridges": sorted(out, key=lambda x: x["hexes"]),
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DATA / "map.json")
@@ -514,6 +545,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     data = build()
     args.out.write_text(dumps(data), encoding="utf-8")
+    (args.out.parent / "bridges.json").write_text(dumps(bridges(data)), encoding="utf-8")
     if args.svg:
         args.svg.write_text(svg(data), encoding="utf-8")
     return 0

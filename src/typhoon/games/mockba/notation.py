@@ -3,7 +3,7 @@
 ``interdict``, ``airsupply G2P.pz1``, ``attack G3P.pz1 1210``, ``air``, ``fire``, ``cancel``,
 ``support yes|no``, ``roll 4``, ``retreat 1210-1311`` (``retreat -``: D3, the defender retreats and
 the attacker picks the route), ``reduce``, ``lose G3P.pz1``, ``advance G3P.pz1 1210``, ``drop 2412`` (optional rule 6), ``stay``,
-``end``. Positions: ``mockba <edition> <json>`` on one line, read back exactly.
+``end``; optional rule 3: ``blow 16A.rif1 1211`` (the hex across the bridge); free set-up (option setup=free): ``place 22A.rif1 0306``, ``standard``. Positions: ``mockba <edition> <json>`` on one line, read back exactly.
 """
 
 from __future__ import annotations
@@ -26,10 +26,12 @@ from .state import (
     Attack,
     Bare,
     Battle,
+    Blow,
     Dig,
     Drop,
     Lose,
     Move,
+    Place,
     Rail,
     Rebuild,
     Reinforce,
@@ -43,6 +45,8 @@ from .structure import RESULTS, STEPS, structural_problems
 
 _UNIT_HEX = {
     "move": Move,
+    "place": Place,
+    "blow": Blow,
     "rail": Rail,
     "reinforce": Reinforce,
     "rebuild": Rebuild,
@@ -54,7 +58,7 @@ _UNIT = {"dig": Dig, "undig": Undig, "airsupply": AirSupply, "lose": Lose}
 
 def action_to_text(a: Any) -> str:
     k = a.kind
-    if k in BARE_KINDS:
+    if k in BARE_KINDS or k == "standard":
         return str(k)
     if k == "roll":
         return f"roll {a.die}"
@@ -93,7 +97,7 @@ def action_from_text(text: str) -> Any:
     if not w:
         raise NotationError("empty action")
     k, rest = w[0], w[1:]
-    if k in BARE_KINDS and not rest:
+    if (k in BARE_KINDS or k == "standard") and not rest:
         return Bare(k)
     if k == "roll" and len(rest) == 1 and rest[0] in ("1", "2", "3", "4", "5", "6"):
         return Roll(int(rest[0]))
@@ -143,6 +147,10 @@ def position_to_text(s: State) -> str:
     defaults = {k: v["default"] for k, v in OPTION_SPECS.items()}
     d["options"] = {k: v for k, v in s.rules.options.items() if defaults.get(k) != v}
     d["battle"] = None if s.battle is None else dict(s.battle.__dict__)
+    # Only where used (free set-up, optional rule 3), so every other position text is unchanged.
+    for f in ("setup", "blown", "tried"):
+        if getattr(s, f) != (-1 if f == "setup" else 0):
+            d[f] = getattr(s, f)
     return f"mockba {s.rules.edition} " + json.dumps(d, separators=(",", ":"), sort_keys=True)
 
 
@@ -196,7 +204,7 @@ def position_from_text(text: str) -> State:
         missing = [k for k in (*_FIELDS, "battle") if k not in d]
         if missing:
             raise ValueError(f"missing {', '.join(missing)}")
-        extra = set(d) - {*_FIELDS, "battle", "options"}
+        extra = set(d) - {*_FIELDS, "battle", "options", "setup", "blown", "tried"}
         if extra:
             raise ValueError(f"unknown fields {', '.join(sorted(extra))}"[:200])
         rules = load_rules(edition, d["options"])
@@ -217,6 +225,9 @@ def position_from_text(text: str) -> State:
         battle=None if d["battle"] is None else _battle(d["battle"], n, hexes, len(rules.columns)),
         result=None if d["result"] is None else nc.json_word(d["result"], _RESULTS, "result"),
         score=None if d["score"] is None else nc.json_int(d["score"], -999, 999, "score"),
+        setup=nc.json_int(d["setup"], 0, 1, "setup") if "setup" in d else -1,
+        blown=nc.json_int(d.get("blown", 0), 0, (1 << len(rules.bridges)) - 1, "blown"),
+        tried=nc.json_int(d.get("tried", 0), 0, (1 << len(rules.bridges)) - 1, "tried"),
         **kw,
     )
     wrong = structural_problems(s)

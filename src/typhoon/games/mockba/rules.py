@@ -61,6 +61,12 @@ OPTION_SPECS: dict[str, dict[str, Any]] = {
         "choices": ["armour_mech", "armour"],
         "note": "calendar 'GER CF reduction Panzer': panzer and motorised divisions, or panzer only",
     },
+    "setup": {
+        "default": "standard",
+        "choices": ["standard", "free"],
+        "note": "seed 'Game preparation' (pack 2.2-2.4): the fixed lay-out of the map generator, or the "
+        "seed's free set-up before turn 1 (Soviet first, then German, one unit at a time)",
+    },
     "opt1_dug_in_zoc": {
         "default": "off",
         "choices": ["off", "on"],
@@ -70,6 +76,13 @@ OPTION_SPECS: dict[str, dict[str, Any]] = {
         "default": "off",
         "choices": ["off", "on"],
         "note": "optional rule 2: turns 1-7, no ZOC across a river hexside",
+    },
+    "opt3_bridges": {
+        "default": "off",
+        "choices": ["off", "on"],
+        "note": "optional rule 3 (reading UNVERIFIED, the seed's text is garbled): instead of attacking, a Soviet "
+        "unit at a bridge may try to blow it when a German unit is within 5 hexes: 5-6, only 6 with a "
+        "German unit at the bridge; a blown bridge carries no road or railway over its river",
     },
     "opt4_followup_loss": {
         "default": "off",
@@ -94,6 +107,11 @@ OPTION_SPECS: dict[str, dict[str, Any]] = {
         "note": "optional rule 7: Das Reich is 6-6",
     },
 }
+
+
+# Options added after records were made: left out of Rules.options (so out of every record and
+# position text) while at their default, so existing records read and replay unchanged.
+QUIET_AT_DEFAULT = frozenset(("setup", "opt3_bridges"))
 
 
 def editions() -> dict[str, str]:
@@ -212,6 +230,10 @@ class Rules:
     seliger: int  # bitset of Lake Seliger hexes
     reserve_hexes: dict[str, int]
     west_edge: int
+    bridges: tuple[tuple[int, int], ...]  # optional rule 3: river hexsides (data/bridges.json)
+    bridge_index: dict[tuple[int, int], int]
+    setup_zones: dict[str, int]  # army -> bitset of its free set-up hexes (pack 2.2-2.3, docs)
+    front_bits: int  # the front-line hexes (pack 2.2: "at least 3 units on the front line")
     soviet_edge: int  # east edge and north edge east of the railway (seed supply)
     edge_hexes: int
     victory: tuple[tuple[int, int, int], ...]  # (hex, deadline turn, points)
@@ -222,10 +244,11 @@ class Rules:
     tables: dict[str, Any] = field(repr=False)
     _cache: dict[Any, Any] = field(default_factory=dict, repr=False)
 
-    def steps(self, motorised: bool, river: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    def steps(self, motorised: bool, river: int, blown: int = 0) -> tuple[tuple[tuple[int, int], ...], ...]:
         """Per hex, (neighbour, cost in half MF) of every step into a land hex (TEC, seed): road 1/2,
-        clear 1, rough 1 (2 for Pz-Tk-Mec), a river hexside + the calendar's cost."""
-        key = ("steps", motorised, river)
+        clear 1, rough 1 (2 for Pz-Tk-Mec), a river hexside + the calendar's cost; no road over a
+        blown bridge (``blown``: bitset of bridge indices, optional rule 3)."""
+        key = ("steps", motorised, river, blown)
         if key not in self._cache:
             ter = self.tables["terrain"]
             out = []
@@ -236,7 +259,9 @@ class Rules:
                     if t == "lake":
                         continue
                     p = self.pair(a, b)
-                    if p in self.road:
+                    if p in self.road and not (
+                        blown and p in self.bridge_index and blown >> self.bridge_index[p] & 1
+                    ):
                         c = int(ter["road"]["cost"])
                     elif t == "rough" and motorised:
                         c = int(ter["rough"]["mech_cost"])
@@ -258,7 +283,8 @@ class Rules:
         return self._cache[key]  # type: ignore[no-any-return]
 
     def opt(self, name: str) -> str:
-        return self.options[name]
+        got = self.options.get(name)
+        return got if got is not None else str(OPTION_SPECS[name]["default"])
 
     def cf(self, u: int) -> int:
         sp = self.units[u]
@@ -288,6 +314,7 @@ def _bits(hexes: list[int]) -> int:
 @cache
 def _base() -> dict[str, Any]:
     mp, oob, tab, cal = _map(), _load("units.json"), _load("tables.json"), _calendar()
+    brd = _load("bridges.json")
     cols, rows = _grid()
     n = cols * rows
     nbrs = tuple(_neighbours(h, cols, rows) for h in range(n))
@@ -356,6 +383,9 @@ def _base() -> dict[str, Any]:
                         )
                     )
         index = {u.id: i for i, u in enumerate(units)}
+        bridges = tuple(sorted(link(*x["hexes"]) for x in brd["bridges"]))
+        _check(all(p in rivers for p in bridges), "a bridge off a river hexside")
+        zones = _setup_zones(units, oob["armies"], mp, nbrs, terrain, rows)
         _check(len(index) == len(units), "duplicate unit ids")
         turns = cal["turns"]
         _check([t["turn"] for t in turns] == list(range(1, len(turns) + 1)), "calendar turns out of order")
@@ -385,12 +415,68 @@ def _base() -> dict[str, Any]:
         "seliger": _bits([hex_index(x) for x in mp["seliger"]]),
         "reserve_hexes": {k: hex_index(v) for k, v in mp["reserve_hexes"].items()},
         "west_edge": west,
+        "setup_zones": zones,
+        "bridges": bridges,
+        "bridge_index": {p: i for i, p in enumerate(bridges)},
+        "front_bits": _bits([hex_index(x) for x in mp["front"]]),
         "soviet_edge": east | north_src,
         "edge_hexes": edge,
         "calendar": ({},) + tuple(turns),
         "second_panzer": frozenset(oob["second_panzer_army"]),
         "tables": tab,
     }
+
+
+def _setup_zones(
+    units: list[UnitSpec],
+    armies: list[dict[str, Any]],
+    mp: dict[str, Any],
+    nbrs: tuple[tuple[int, ...], ...],
+    terrain: list[str],
+    rows: int,
+) -> dict[str, int]:
+    """Free set-up hexes per army (the seed's printed marks are lost; reading, docs/MOCKBA_RULES.md):
+    Soviet front armies: hexes east of the front line (not German) at most 6 hexes from a front-line
+    hex (2.2); reserve armies 31, 32, 49: their army hex (MO-S1) and its neighbours (2.2); German
+    armies (2.3): the German zone inside the army's band of rows, the "imaginary lines west of the
+    map" being east-west lines: a band runs from the northernmost to the southernmost row of the
+    army's fixed lay-out, widened to meet its neighbours (so bands overlap where the diagonal front
+    puts two armies on one row, and cover every row)."""
+    land = [t != "lake" for t in terrain]
+    german = {hex_index(x) for x in mp["german"]}
+    dist = {hex_index(x): 0 for x in mp["front"]}
+    todo = list(dist)
+    for d in range(1, 7):  # breadth first, 6 rings from the front line
+        nxt = []
+        for h in todo:
+            for n in nbrs[h]:
+                if n not in dist:
+                    dist[n] = d
+                    nxt.append(n)
+        todo = nxt
+    east = _bits([h for h in dist if h not in german and land[h]])
+    out: dict[str, int] = {}
+    band: list[tuple[str, int, int]] = []
+    for a in armies:
+        if a["turn"] != 0:
+            continue
+        name = a["army"]
+        if a["deploy"] == "reserve":
+            rh = hex_index(mp["reserve_hexes"][name])
+            out[name] = _bits([h for h in (rh, *nbrs[rh]) if land[h]])
+        elif a["side"] == "soviet":
+            out[name] = east
+        else:
+            rws = [u.setup % rows for u in units if u.army == name]
+            band.append((name, min(rws), max(rws)))
+    for k, (name, lo, hi) in enumerate(band):
+        if k == 0:
+            lo = 0
+        else:
+            lo = min(lo, band[k - 1][2] + 1)
+        hi = rows - 1 if k == len(band) - 1 else max(hi, band[k + 1][1] - 1)
+        out[name] = _bits([h for h in german if lo <= h % rows <= hi and land[h]])
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -429,4 +515,5 @@ def load_rules(edition: str | None = None, options: Mapping[str, str] | None = N
         if str(v) not in OPTION_SPECS[k]["choices"]:
             raise OptionError(f"option {k}: {v!r} is not one of {OPTION_SPECS[k]['choices']}")
         resolved[k] = str(v)
-    return _rules(ed, tuple(sorted(resolved.items())))
+    quiet = {k for k in QUIET_AT_DEFAULT if resolved[k] == OPTION_SPECS[k]["default"]}
+    return _rules(ed, tuple(sorted((k, v) for k, v in resolved.items() if k not in quiet)))

@@ -44,6 +44,12 @@ PHASES: tuple[PhaseSpec, ...] = (
     PhaseSpec("s_control", "Soviet supply control", SOVIET, "control"),
 )
 PHASE_INDEX = {p.key: i for i, p in enumerate(PHASES)}
+# Option setup=free (pack 2.2-2.3): before turn 1 the Soviet sets up, then the German
+# (State.setup indexes this; -1 = no set-up phase, the game proper).
+SETUP_PHASES: tuple[PhaseSpec, ...] = (
+    PhaseSpec("s_setup", "Soviet set-up", SOVIET, "setup"),
+    PhaseSpec("g_setup", "German set-up", GERMAN, "setup"),
+)
 
 
 class Move(NamedTuple):
@@ -52,10 +58,22 @@ class Move(NamedTuple):
     kind: str = "move"
 
 
+class Place(NamedTuple):
+    unit: str  # free set-up (pack 2.2-2.3): the next unit of the side to set up
+    hex: str
+    kind: str = "place"
+
+
 class Rail(NamedTuple):
     unit: str
     dst: str
     kind: str = "rail"
+
+
+class Blow(NamedTuple):
+    unit: str  # optional rule 3: a Soviet unit at a bridge, instead of attacking
+    dst: str  # the hex across the bridge's river hexside
+    kind: str = "blow"
 
 
 class Reinforce(NamedTuple):
@@ -131,6 +149,9 @@ COUNTERAIR, INTERDICT, AIR, FIRE, CANCEL, REDUCE, STAY, END = (
 )
 BARE_KINDS = ("counterair", "interdict", "air", "fire", "cancel", "reduce", "stay", "end")
 ROLLS = tuple(Roll(d) for d in range(1, 7))
+# Free set-up: the side's remaining units as in the fixed lay-out (kept out of BARE_KINDS so the
+# env codec's existing codes do not move).
+STANDARD = Bare("standard")
 
 
 @dataclass(frozen=True)
@@ -182,11 +203,16 @@ class State:
     battle: Battle | None = None
     result: str | None = None
     score: int | None = None
+    blown: int = 0  # optional rule 3: bitset of blown bridges (Rules.bridges indices)
+    tried: int = 0  # optional rule 3: bridges tried this phase
+    setup: int = -1  # option setup=free: index of SETUP_PHASES while setting up, else -1
     _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     @property
     def phase_spec(self) -> PhaseSpec:
         # A finished game rests after the last phase (phase == len(PHASES)): shown as that phase.
+        if self.setup >= 0:
+            return SETUP_PHASES[self.setup]
         return PHASES[min(self.phase, len(PHASES) - 1)]
 
     @property
@@ -207,7 +233,7 @@ class State:
         b = self.battle
         if b is None:
             return self.side
-        if b.step in ("roll", "drop_roll"):
+        if b.step in ("roll", "drop_roll", "blow_roll"):
             return CHANCE
         if b.step == "support":
             return 1 - self.side

@@ -76,6 +76,13 @@ def static_map(r: Rules, numbers: bool) -> str:
         lines.append(
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#3b7fd1" stroke-width="2"/>'
         )
+    if r.opt("opt3_bridges") == "on":  # optional rule 3: the bridges marked on the map (seed)
+        for a, b in r.bridges:
+            (xa, ya), (xb, yb) = xy(r, a), xy(r, b)
+            lines.append(
+                f'<circle class="bridge" cx="{(xa + xb) / 2:.1f}" cy="{(ya + yb) / 2:.1f}" r="2.2" fill="#fff" '
+                'stroke="#222" stroke-width="0.8"/>'
+            )
     labels = []
     for h in range(len(r.terrain)):
         x, y = xy(r, h)
@@ -91,7 +98,7 @@ def static_map(r: Rules, numbers: bool) -> str:
 
 
 def render_layer(s: State) -> str:
-    """The dynamic layer: interrupted railway hexes, German-held cities, every counter."""
+    """The dynamic layer: interrupted railway hexes, blown bridges, German-held cities, every counter."""
     r = s.rules
     parts = []
     cut = s.cut
@@ -102,6 +109,16 @@ def render_layer(s: State) -> str:
             f'<text x="{x:.1f}" y="{y + 12:.1f}" font-size="8" text-anchor="middle" fill="#c00">X</text>'
         )
         cut ^= low
+    blown = s.blown
+    while blown:  # explosion markers on blown bridges (seed: blown bridge markers)
+        low = blown & -blown
+        a, b = r.bridges[low.bit_length() - 1]
+        (xa, ya), (xb, yb) = xy(r, a), xy(r, b)
+        parts.append(
+            f'<text class="blown" x="{(xa + xb) / 2:.1f}" y="{(ya + yb) / 2 + 3:.1f}" font-size="9" '
+            'text-anchor="middle" fill="#c00">*</text>'
+        )
+        blown ^= low
     for h in r.cities.values():
         if s.control >> h & 1:
             x, y = xy(r, h)

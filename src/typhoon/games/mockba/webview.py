@@ -10,7 +10,7 @@ from typing import Any
 
 from .engine import odds, traces_supply, victory_points
 from .rules import SIDE_NAMES, editions, hex_id, hex_index
-from .state import ELIM, PHASES, State
+from .state import ELIM, PHASES, SETUP_PHASES, State
 from .websvg import render_layer
 from .words import NOTICE, factors, hex_words, to_move, turn_label, unit_words
 
@@ -19,6 +19,7 @@ STEP_WORDS = {
     "support": "the defender's air support",
     "roll": "combat die",
     "drop_roll": "para drop die",
+    "blow_roll": "bridge demolition die (optional rule 3)",
     "retreat": "retreat",
     "d3": "D3: retreat three hexes or be reduced",
     "loss": "exchange: attacker losses",
@@ -54,7 +55,10 @@ def _battle(s: State) -> dict[str, Any] | None:
     if b is None:
         return None
     r = s.rules
-    col, why = odds(s, b) if b.attackers else (-1, [])
+    if b.step == "blow_roll":
+        col, why = -1, ["a bridge demolition: 5-6 blows it, only 6 with a German unit at the bridge"]
+    else:
+        col, why = odds(s, b) if b.attackers else (-1, [])
     return {
         "target": hex_id(b.target),
         "hex": hex_id(b.target),
@@ -107,7 +111,8 @@ def state_view(s: State) -> dict[str, Any]:
             "kind": spec.kind,
         },
         "phases": [
-            {"key": p.key, "name": p.name, "side": SIDE_NAMES[p.side], "kind": p.kind} for p in PHASES
+            {"key": p.key, "name": p.name, "side": SIDE_NAMES[p.side], "kind": p.kind}
+            for p in (SETUP_PHASES if r.opt("setup") == "free" else ()) + PHASES
         ],
         "step": b.step if b is not None else None,
         "to_move": to_move(s),
@@ -136,6 +141,9 @@ def _label(s: State, d: dict[str, Any]) -> str:
         "move": lambda: f"Move {u} {d.get('src')} to {d['dst']}",
         "rail": lambda: f"{u} by rail {d.get('src')} to {d['dst']}",
         "reinforce": lambda: f"{u} enters at {d['hex']}",
+        "place": lambda: f"Set up {u} at {d['hex']}",
+        "blow": lambda: f"{u} tries to blow the bridge {d.get('src')}-{d['dst']} instead of attacking",
+        "standard": lambda: "Set up the remaining units as in the fixed lay-out",
         "rebuild": lambda: f"Rebuild {u} at {d['hex']}",
         "dig": lambda: f"{u} digs in (2-0)",
         "undig": lambda: f"{u} leaves its entrenchment",
@@ -179,6 +187,8 @@ def _prompt(s: State, kinds: set[str]) -> str:
         return "Click an enemy hex next to your units to declare an attack, one unit at a time."
     if kinds & {"counterair", "interdict", "airsupply"}:
         return "Air allocation: counter-air, interdiction or air supply, then end."
+    if "place" in kinds or "standard" in kinds:
+        return "Set-up: click a highlighted hex for the unit named, or set up the rest as standard."
     if kinds & {"reinforce", "rebuild"}:
         return "Place reinforcements and rebuilt units, then end."
     if kinds & {"move", "rail", "dig"}:
@@ -201,13 +211,13 @@ def legal_view(s: State, actions: Sequence[Any], to_text: Any) -> dict[str, Any]
             d[k] = list(v) if isinstance(v, tuple) else v
         k = a.kind
         u = str(d.get("unit", ""))
-        if k in ("move", "rail"):
+        if k in ("move", "rail", "blow"):
             d["src"] = where[u]
             d["units"], d["hexes"] = [u], [where[u], d["dst"]]
         elif k == "attack":
             d["units"], d["hexes"] = [u], [where[u], d["target"]]
             d["group"], d["with"] = d["target"], declared
-        elif k in ("reinforce", "rebuild"):
+        elif k in ("reinforce", "rebuild", "place"):
             d["units"], d["hexes"] = [u], [d["hex"]]
         elif k == "advance":
             d["units"], d["hexes"] = [u], [where[u], d["hex"]]

@@ -80,6 +80,11 @@ def hex_words(s: State, h: int) -> str:
         bits.append("Soviet fortification, front " + " ".join(hex_id(x) for x in sorted(r.forts[h])))
     if r.rail_hexes >> h & 1:
         bits.append("railway (interrupted)" if s.cut >> h & 1 else "railway")
+    if r.opt("opt3_bridges") == "on":
+        for i, (a, b) in enumerate(r.bridges):
+            if h in (a, b):
+                other = hex_id(b if h == a else a)
+                bits.append(f"bridge to {other}" + (" (blown)" if s.blown >> i & 1 else ""))
     for u in s.units_at(h):
         sp = r.units[u]
         tags = [SIDE_NAMES[sp.side], sp.kind]

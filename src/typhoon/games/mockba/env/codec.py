@@ -3,7 +3,8 @@
 Actions: one fixed integer space for every edition and option (the order of battle and the map
 are shared), in blocks: unit x hex for ``move`` and for ``place`` (``reinforce`` of a unit not
 yet on the map, ``rebuild`` of an eliminated one: a unit is never both); unit x railway hex for
-``rail``; unit x direction for ``attack`` (the target is next to the attacker); unit for
+``rail``; unit x direction for ``attack`` (the target is next to the attacker); ``place`` also holds the free set-up's
+placements, and one last code is the set-up's ``standard``; unit for
 ``dig``, ``undig``, ``airsupply``, ``lose`` and ``advance`` (seed: an advance is only into the
 attacked hex); hex for ``drop``; the eight bare actions; yes/no for ``support``; the six die
 faces; the retreats as directions from the hex that retreats (0 to 3 hexes: 1 + 6 + 36 + 216).
@@ -31,14 +32,17 @@ from ..state import (
     ELIM,
     PHASES,
     ROLLS,
+    STANDARD,
     Advance,
     AirSupply,
     Attack,
     Bare,
+    Blow,
     Dig,
     Drop,
     Lose,
     Move,
+    Place,
     Rail,
     Rebuild,
     Reinforce,
@@ -51,7 +55,9 @@ from ..structure import STEPS
 
 UNIT_ONLY = ("dig", "undig", "airsupply", "lose", "advance")
 _UNIT_CLS = {"dig": Dig, "undig": Undig, "airsupply": AirSupply, "lose": Lose}
-STEP_ORDER = tuple(sorted(STEPS))
+# The bridge roll (optional rule 3) shares the para drop's plane (both one die outside a combat),
+# so the observation keeps its size.
+STEP_ORDER = tuple(sorted(STEPS - {"blow_roll"}))
 RETREATS = 1 + 6 + 36 + 216
 
 
@@ -113,6 +119,8 @@ class Layout(BlockLayout):
             ("support", 2),
             ("roll", 6),
             ("retreat", RETREATS),
+            ("standard", 1),  # free set-up (option setup=free): last, so no earlier code moves
+            ("blow", n * 6),  # optional rule 3: unit x direction of the hex across the bridge
         ]
         self.blocks = {}
         at = 0
@@ -154,7 +162,7 @@ class MockbaActionCodec(MaskedCodec):
         try:
             if k == "move":
                 return bl["move"][0] + r.unit_index[a.unit] * self.hexes + hex_index(a.dst)
-            if k in ("reinforce", "rebuild"):
+            if k in ("reinforce", "rebuild", "place"):
                 return bl["place"][0] + r.unit_index[a.unit] * self.hexes + hex_index(a.hex)
             if k == "rail":
                 return bl["rail"][0] + r.unit_index[a.unit] * len(lay.rail) + lay.rail_index[hex_index(a.dst)]
@@ -167,6 +175,13 @@ class MockbaActionCodec(MaskedCodec):
                 return bl[k][0] + r.unit_index[a.unit]
             if k == "drop":
                 return bl["drop"][0] + hex_index(a.hex)
+            if k == "standard":
+                return bl["standard"][0]
+            if k == "blow":
+                d = self._direction(s.loc[r.unit_index[a.unit]], hex_index(a.dst))
+                if d < 0:
+                    raise EncodingError(f"{a!r}: the bridge is not next to the unit")
+                return bl["blow"][0] + r.unit_index[a.unit] * 6 + d
             if k in BARE_KINDS:
                 return bl["bare"][0] + BARE_KINDS.index(k)
             if k == "support":
@@ -203,7 +218,7 @@ class MockbaActionCodec(MaskedCodec):
             return Move(r.units[i // self.hexes].id, hex_id(i % self.hexes))
         if name == "place":
             u, h = divmod(i, self.hexes)
-            cls = Rebuild if s.loc[u] == ELIM else Reinforce
+            cls = Place if s.setup >= 0 else Rebuild if s.loc[u] == ELIM else Reinforce
             return cls(r.units[u].id, hex_id(h))
         if name == "rail":
             u, j = divmod(i, len(lay.rail))
@@ -225,6 +240,15 @@ class MockbaActionCodec(MaskedCodec):
             return Drop(hex_id(i))
         if name == "bare":
             return Bare(BARE_KINDS[i])
+        if name == "standard":
+            return STANDARD
+        if name == "blow":
+            u, d = divmod(i, 6)
+            h = s.loc[u]
+            t = _neighbour(r, h, d) if h >= 0 else -1
+            if t < 0:
+                raise EncodingError(f"action code {code}: no bridge there")
+            return Blow(r.units[u].id, hex_id(t))
         if name == "support":
             return Support(bool(i))
         if name == "roll":
@@ -305,7 +329,7 @@ class MockbaObservationCodec:
         g[i + (0 if p == side else 1 if p in (0, 1) else 2)] = 1.0
         i += 3
         if b is not None:
-            g[i + STEP_ORDER.index(b.step)] = 1.0
+            g[i + STEP_ORDER.index("drop_roll" if b.step == "blow_roll" else b.step)] = 1.0
         i += len(STEP_ORDER)
         g[i] = min(s.air_g, 20) / 20
         g[i + 1] = min(s.air_s, 20) / 20
