@@ -47,14 +47,27 @@ def test_heuristic_plays_both_sides_legally() -> None:
 
 
 def test_search_level_decides_from_the_heuristic_shortlist() -> None:
+    """docs/MOCKBA_AI.md: search weighs combat decisions, from the heuristic's short list."""
+    s = world({"G9A.inf1": "1836", "16A.rif1": "1937"}, phase="g_combat")
+    p = make_player("search:fast", seed=1)
+    legal = legal_actions(s)
+    a = p.choose(s, legal)
+    assert a in legal and "search:" in p.explain()
+    h = ai.MockbaHeuristicPlayer(1)
+    short = h.ranked(s, legal, most=2)
+    assert len(short) == 2 and short[0] == h.choose(s, legal)
+
+
+def test_search_level_leaves_other_decisions_to_the_heuristic() -> None:
+    """docs/MOCKBA_AI.md: a move or air decision is the heuristic's (a roll-out of a few decisions
+    after one unit's move is mostly the same side's further moves: noise for 0.25-0.5 s)."""
     g = Game("mockba", None, {}, seed=1)
     p = make_player("search:fast", seed=1)
     legal = g.legal_actions()
+    assert not ai.searched(g.state) and len(legal) > 1
     a = p.choose(g.state, legal)
-    assert a in legal and "search:" in p.explain()
-    h = ai.MockbaHeuristicPlayer(1)
-    short = h.ranked(g.state, legal, most=2)
-    assert len(short) == 2 and short[0] == h.choose(g.state, legal)
+    assert a == ai.MockbaHeuristicPlayer(1).choose(g.state, legal)
+    assert "the heuristic's choice" in p.explain()
 
 
 def test_heuristic_declares_a_good_attack_and_fires_it() -> None:

@@ -17,7 +17,7 @@ from typhoon.ai.budget import SEARCH_LEVELS, Budget
 from typhoon.ai.generic import RolloutSearchPlayer
 from typhoon.games import game_module
 
-from .engine import base_cf, odds
+from .engine import base_cf, bridge_need, distance, odds
 from .rules import GERMAN, SIDE_NAMES, hex_index
 from .state import Battle, State
 
@@ -79,9 +79,10 @@ class MockbaHeuristicPlayer:
     rule and plays the best. German: units move towards the victory cities still to take and the
     Soviet line, attack at 2:1 or better with the fewest units that reach 5:1 (air points added
     where they shift the column), advance with the strongest attacker. Soviet: units close up to
-    a line one hex from the Germans, favouring cities and fortifications, dig in where the Germans
-    are near, reinforcements and rebuilt units enter where the Germans come closest, attacks only
-    at 3:1. Losses fall on the weakest unit; retreats follow the engine's first route."""
+    a line one hex from the Germans, favouring cities and fortifications, retake German-held
+    victory cities and garrison Moscow once the Germans are within 6 hexes, dig in where the
+    Germans are near, reinforcements and rebuilt units enter where the Germans come closest,
+    attacks only at 3:1. Losses fall on the weakest unit; retreats follow the engine's first route."""
 
     def __init__(self, seed: int | None = None, name: str = "heuristic"):
         self.name = name
@@ -120,6 +121,8 @@ class MockbaHeuristicPlayer:
         if b is not None:
             return self._battle_scorer(s, b, kinds)
         kind = s.phase_spec.kind
+        if kind == "setup":
+            return self._setup_scorer(s)
         if kind == "combat":
             return self._declare_scorer(s, actions)
         if kind in ("movement", "reinforce"):
@@ -129,6 +132,19 @@ class MockbaHeuristicPlayer:
                 (2.0 + _spec_cf(s, a.unit)) if a.kind == "airsupply" else (0.0 if a.kind == "end" else -1)
             )
         return lambda a: 1.0 if a.kind == "end" else 0.0
+
+    def _setup_scorer(self, s: State) -> Callable[[Any], float]:
+        """Free set-up: the standard lay-out when it is still open, else each unit as near its
+        fixed lay-out hex as the legal hexes allow."""
+        r = s.rules
+
+        def score(a: Any) -> float:
+            if a.kind == "standard":
+                return 1e9
+            sp = r.units[r.unit_index[a.unit]]
+            return -float(distance(r, hex_index(a.hex), sp.setup))
+
+        return score
 
     def _map(self, s: State, what: str) -> list[int]:
         """A distance map of this position: from the German units ("german"), the Soviet ones, or
@@ -169,11 +185,17 @@ class MockbaHeuristicPlayer:
 
         else:
             enemy = self._map(s, "german")
+            vic = {h: pts for h, _, pts in r.victory}
 
             def value(h: int) -> float:
                 d = enemy[h]
                 line = -abs(d - 1) if d >= 1 else -3.0
-                return line + (self._place_value(s, h) if d <= 3 else 0.0)
+                v = line + (self._place_value(s, h) if d <= 3 else 0.0)
+                if h in vic and s.control >> h & 1:  # retake a German-held victory city (seed: -1 for it)
+                    v += 4.0 + vic[h]
+                elif h in vic and vic[h] > 1 and d <= 6:  # garrison Moscow before the Germans arrive
+                    v += 3.0
+                return v
 
         def score(a: Any) -> float:
             k = a.kind
@@ -215,6 +237,9 @@ class MockbaHeuristicPlayer:
         def score(a: Any) -> float:
             if a.kind == "attack" and a.target in best:
                 return 10.0 + best[a.target] + base_cf(s, r.unit_index[a.unit]) / 50
+            if a.kind == "blow":  # optional rule 3: blow bridges near the Germans, after the attacks
+                u = r.unit_index[a.unit]
+                return 0.5 if bridge_need(s, r.bridge_index[r.pair(s.loc[u], hex_index(a.dst))]) == 5 else 0.2
             return 0.0 if a.kind == "end" else -1.0
 
         return score
@@ -270,6 +295,7 @@ class MockbaSearchPlayer:
     def __init__(self, level: str, seed: int | None = None):
         self.name = level
         self.heuristic = MockbaHeuristicPlayer(seed)
+        self._own: str | None = None  # the reason, when the heuristic decided
         self.inner = RolloutSearchPlayer(
             game_module("mockba"),
             evaluate,
@@ -292,13 +318,32 @@ class MockbaSearchPlayer:
         return self.inner.rollouts_done
 
     def choose(self, state: Any, actions: Sequence[Any]) -> Any:
+        self._own = None
         if state.current_player() < 0 or len(actions) == 1:
             return self.inner.choose(state, actions)
+        if not searched(state):
+            a = self.heuristic.choose(state, actions)
+            self._own = (
+                f"{game_module('mockba').action_to_text(a)}: the heuristic's choice (not a combat decision)"
+            )
+            return a
         short = self.heuristic.ranked(state, actions, most=max(2, self.config.candidates))
-        return self.inner.choose(state, short)
+        a = self.inner.choose(state, short)
+        b = state.battle
+        if a.kind == "cancel" and b is not None:  # as the heuristic does: never this attack again this phase
+            self.heuristic._cancelled.add((state.turn, state.phase, b.target))
+        return a
 
     def explain(self) -> str:
-        return self.inner.explain()
+        return self._own or self.inner.explain()
+
+
+def searched(s: Any) -> bool:
+    """Search weighs combat decisions only (which attacks to declare, fire or add units and air,
+    losses, retreats, advances): a roll-out of ``horizon`` decisions resolves a battle, while after
+    one unit's move it is mostly the same side's further moves and the evaluation hardly moves, so
+    searching the ~2,000 moves of a game cost 0.25-0.5 s each for noise (docs/MOCKBA_AI.md)."""
+    return s.battle is not None or s.phase_spec.kind == "combat"
 
 
 def _search(level: str) -> Callable[[int | None], Any]:
