@@ -120,9 +120,9 @@ def test_illegal_and_malformed_actions_are_422_with_the_reason(client: TestClien
     r = act(client, gid, token, "attack 1521 with G1Pz")
     assert r.status_code == 422 and "not possible in a movement phase" in r.json()["error"]
     assert view(client, gid)["version"] == before  # nothing changed
-    # No odds preview in this game: said plainly.
+    # The odds preview is for attacks being declared (issue 15): outside a combat phase, said plainly.
     r = client.get(f"/api/games/{gid}/preview", params={"target": "1521"})
-    assert r.status_code == 422 and "no odds preview" in r.json()["error"]
+    assert r.status_code == 422 and "while they are being declared" in r.json()["error"]
 
 
 def test_hex_words(client: TestClient) -> None:

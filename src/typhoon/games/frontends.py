@@ -23,6 +23,9 @@ alone. What it reads (every field not marked REQUIRED may be left out):
   client draws its highlights; made at the end of the SVG when missing), ``<g id="layer">``
   (replaced by the state view's ``layer`` for each position, so a large static map is sent
   once), ``<marker id="arrow">``, class ``numbers`` on the root when hex numbers are shown.
+  Semantic zoom: the client sets the CSS variable ``--px`` (map units per screen pixel) on the
+  root at every zoom, and the attribute ``data-far`` while a hex is under 16 screen pixels
+  across; the map's own styles may use them to keep only what reads at that size.
 
 ``state_view(state)`` -> dict. REQUIRED: ``turn``, ``phase`` ({key, name}), ``to_move``
   (side name, "chance" or "over"), ``result``, ``units`` ([{id, side, hex (None: off the
@@ -42,10 +45,24 @@ alone. What it reads (every field not marked REQUIRED may be left out):
   together, after the odds ``preview`` of ``with`` plus the chosen units). An action with no
   units and no hexes is a button; one with units and no hexes is played by clicking its unit;
   units off the map with actions are listed to pick. ``prompt``: what is decided now, in words.
+  Optional ``batches``: [{kind, label, texts}] buttons that send several of the legal actions
+  together, in order (e.g. the standard set-up of the units a hand placement left).
 
 ``preview(state, target, attackers)`` -> dict: ``title``, ``lines`` (words), ``table``
   ({head: [...], rows: [[...]]}), ``chances`` ({result: probability}), ``action`` (the
-  declare button's words); without ``title``/``lines`` the client lists the dict's values.
+  declare button's words), ``then`` ([texts] sent after the chosen attackers' actions when the
+  attack is declared, e.g. closing it); without ``title``/``lines`` the client lists the dict's
+  values.
+
+``overlays(state, side)`` -> {"layers": [...], "victory": {"title", "lines"}} for the side's
+  player (issue 15: layers a player switches on). Each layer: ``key``, ``label``, ``hexes``
+  (ids, or {hex, class, text}), ``units`` (ids: their hexes are marked), ``class`` (the look),
+  ``words`` (what it shows), ``available`` (False: the game has no such thing, ``words`` say
+  why; the page offers it switched off).
+
+``rules_reference(state)`` -> {"title", "sections": [{key, title, lines?, head?, rows?,
+  current?}]}: the sequence of play, the CRT, the terrain chart and the weather of the edition
+  in force, built from the game's own tables; ``current`` is the index of the row in force now.
 """
 
 from __future__ import annotations
@@ -105,6 +122,10 @@ class FrontEnds:
     # Random games ``typhoon bench`` plays, and of them games whose every call is timed:
     # ((games, timed), (games, timed) with --quick); a game of long games plays fewer.
     bench_games: tuple[tuple[int, int], tuple[int, int]] = ((100, 20), (20, 5))
+    # Browser overlays and rules reference (fields: the module docstring); None: the game
+    # offers none.
+    overlays: Callable[[Any, int], dict[str, Any]] | None = None
+    rules_reference: Callable[[Any], dict[str, Any]] | None = None
 
 
 __all__ = ["FrontEnds", "ToText"]

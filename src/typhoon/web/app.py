@@ -466,6 +466,11 @@ def create_app(
         )
         return JSONResponse(out)
 
+    async def delete_game(request: Request) -> Response:
+        # The secret link's token in the header (a DELETE carries no body).
+        out = await run_in_threadpool(service.delete, request.path_params["gid"], _token(request))
+        return JSONResponse(out)
+
     async def legal(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(service.legal, request.path_params["gid"]))
 
@@ -478,6 +483,21 @@ def create_app(
         return JSONResponse(
             await run_in_threadpool(service.preview, request.path_params["gid"], target, attackers)
         )
+
+    async def overlays(request: Request) -> Response:
+        q = request.query_params
+        step = _int(q.get("step"), "step")
+        gid = request.path_params["gid"]
+        return JSONResponse(await run_in_threadpool(service.overlays, gid, q.get("side") or None, step))
+
+    async def reference(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(service.rules_reference, request.path_params["gid"]))
+
+    async def message(request: Request) -> Response:
+        body = await _json_body(request)
+        gid = request.path_params["gid"]
+        out = await run_in_threadpool(service.post_message, gid, _token(request, body), body.get("text"))
+        return JSONResponse(out)
 
     async def hex_info(request: Request) -> Response:
         hid = request.query_params.get("hex")
@@ -584,11 +604,15 @@ def create_app(
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", create_game, methods=["POST"]),
         Route(g, get_game),
+        Route(g, delete_game, methods=["DELETE"]),
         Route(g + "/legal", legal),
         Route(g + "/preview", preview),
         Route(g + "/hex", hex_info),
+        Route(g + "/overlays", overlays),
+        Route(g + "/reference", reference),
         Route(g + "/actions", actions, methods=["POST"]),
         Route(g + "/undo", undo, methods=["POST"]),
+        Route(g + "/messages", message, methods=["POST"]),
         Route(g + "/record", record),
         Route(g + "/log", game_log),
         Route(g + "/replay", replay),

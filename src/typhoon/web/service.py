@@ -30,6 +30,7 @@ import logging
 import secrets
 import threading
 import time
+import unicodedata
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -42,7 +43,16 @@ from typhoon.games import DEFAULT_GAME, game_keys, game_module
 from typhoon.games.frontends import FrontEnds
 from typhoon.players import make_player, player_names
 from typhoon.record import Record
-from typhoon.web.storage import MODES, DamagedGameError, GameRow, Progress, Store, StoreError, VersionConflict
+from typhoon.web.storage import (
+    MODES,
+    DamagedGameError,
+    GameRow,
+    Progress,
+    Store,
+    StoreError,
+    VersionConflict,
+    now,
+)
 
 log = logging.getLogger("typhoon.web")
 
@@ -50,6 +60,8 @@ SIDES = ("german", "soviet")
 LOG_ENTRIES = 120  # log entries sent with every view
 MAX_SESSIONS = 64  # live games kept in memory (the rest are rebuilt on demand)
 MAX_BATCH = 64  # actions in one request
+MAX_CHAT = 500  # characters of a message to the opponent (issue 15: a short message)
+MAX_CHATS = 200  # messages kept per game
 MAX_MESSAGE = 2000  # characters of an error message (a record's bad line is quoted in it)
 SEEDS = range(2**63)  # a seed a player may choose (hot seat and games against the AI only)
 # An uploaded record's seed, by its dice: a chosen seed ("mt") has at most 64 bits, a
@@ -80,9 +92,11 @@ class Session:
     row: GameRow
     game: Game
     notes: dict[int, tuple[str, str]] = field(default_factory=dict)  # action n -> (side, text)
+    messages: list[dict[str, Any]] = field(default_factory=list)  # remote players' messages
     lock: threading.RLock = field(default_factory=threading.RLock)
     players: dict[int, Any] = field(default_factory=dict)  # side -> AI player object
     ai_running: bool = False  # queued for the AI workers or being decided
+    deleted: bool = False  # removed from the store: the AI stops, nothing more is written
     ai_error: str | None = None
     ai_ready_at: float = 0.0  # monotonic time before which the AI does not decide (ai_delay)
     # What every viewer of the current position is shown (views, map, legal actions), made
@@ -335,7 +349,7 @@ class GameService:
         )
         actions = [(game.actor_letter(e.actor), game.text(e.action)) for e in game.history]
         with self._stored("store the new game"):
-            self.store.create(row, actions, notes)
+            self.store.create(row, actions, notes, creator=side if mode == "remote" else None)
         s = Session(row=row, game=game)
         self._remember(s)
         self.kick_ai(s)
@@ -414,6 +428,7 @@ class GameService:
                 raise ApiError(404, f"there is no game {game_id!r}")
             actions = self.store.actions(game_id)
             notes = self.store.notes(game_id)
+            messages = self.store.messages(game_id)
         record = Record(
             game=row.game,
             edition=row.edition,
@@ -432,7 +447,12 @@ class GameService:
             log.error("%s", why, exc_info=not isinstance(exc, TyphoonError))
             self._damaged[game_id] = why[:MAX_MESSAGE]
             raise ApiError(410, why) from None
-        return Session(row=row, game=game, notes={n: (sd, t) for n, sd, t in notes})
+        return Session(
+            row=row,
+            game=game,
+            notes={n: (sd, t) for n, sd, t in notes},
+            messages=[{"n": n, "side": sd, "text": t, "at": c} for n, sd, t, c in messages],
+        )
 
     @staticmethod
     def _replay_stored(record: Record) -> Game:
@@ -514,12 +534,16 @@ class GameService:
                 "ai_error": s.ai_error,
             }
         )
+        if s.row.mode == "remote" and you:  # the players' messages: never a spectator's to read
+            v["messages"] = s.messages[-50:]
         if svg:
             v["svg"] = s.memo(("svg", numbers), lambda: _render(g.module.front_ends, g.state, numbers))
         if legal and player in you:
             lv = self._legal(s)
             v["legal"] = lv["actions"]
             v["prompt"] = lv.get("prompt")
+            if lv.get("batches"):  # buttons that send several legal actions together
+                v["batches"] = lv["batches"]
         return v
 
     def _shared_view(self, s: Session) -> dict[str, Any]:
@@ -587,6 +611,35 @@ class GameService:
             return fe.preview(state, target, list(attackers))
         except IllegalActionError as exc:
             raise ApiError(422, str(exc)) from None
+
+    def overlays(self, game_id: str, side: str | None, step: int | None = None) -> dict[str, Any]:
+        """The game's overlays for ``side`` (a side's name; default: the side to move, else the
+        first) at ``step`` (default: now): layers a player switches on, and the victory status."""
+        s = self.session(game_id)
+        with s.lock:
+            fe = s.game.module.front_ends
+            state = self._at_step(s, step)[2] if step is not None else s.game.state
+            sides = list(s.game.module.sides)
+        if fe.overlays is None:
+            raise ApiError(422, "this game offers no overlays")
+        if side is None:
+            who = state.current_player() if not state.is_terminal else 0
+            sd = who if 0 <= who < len(sides) else 0
+        elif side in sides:
+            sd = sides.index(side)
+        else:
+            raise _bad(f"'side' must be one of {', '.join(sides)}")
+        return {"side": sides[sd], **fe.overlays(state, sd)}
+
+    def rules_reference(self, game_id: str) -> dict[str, Any]:
+        """The rules reference of the edition in force, the current phase and turn marked."""
+        s = self.session(game_id)
+        with s.lock:
+            fe = s.game.module.front_ends
+            state = s.game.state
+        if fe.rules_reference is None:
+            raise ApiError(422, "this game offers no rules reference")
+        return fe.rules_reference(state)
 
     def record_text(self, game_id: str) -> str:
         s = self.session(game_id)
@@ -685,6 +738,67 @@ class GameService:
             out = {"log": self._log(s, first), "state": self._view(s, token, svg=svg, legal=legal)}
         self.kick_ai(s)
         return out
+
+    def post_message(self, game_id: str, token: str | None, text: Any) -> dict[str, Any]:
+        """A player of a remote game leaves the opponent a short plain-text message (issue 15):
+        stored with the game; the version moves on, so the opponent's next poll shows it."""
+        if not isinstance(text, str):
+            raise _bad("give the message as 'text' (a string)")
+        text = text.strip()
+        if not text:
+            raise _bad("the message is empty")
+        if len(text) > MAX_CHAT:
+            raise _bad(f"a message has at most {MAX_CHAT} characters (this one has {len(text)})")
+        if any(unicodedata.category(c) == "Cc" and c not in "\n\t" for c in text):
+            raise _bad("a message is plain text: no control characters")
+        s = self.session(game_id)
+        with s.lock:
+            if s.row.mode != "remote":
+                raise ApiError(422, "messages are for remote games (two players, each with a secret link)")
+            sides = self.sides_of(s, token)
+            if len(sides) != 1:
+                raise ApiError(403, "only a player's own secret link can send a message")
+            if len(s.messages) >= MAX_CHATS:
+                raise ApiError(422, f"this game already holds {MAX_CHATS} messages, the most it keeps")
+            side = SIDES[next(iter(sides))]
+            with self._stored("save the message"):
+                version = self.store.add_message(s.id, side, text, expect_version=s.row.version)
+            s.messages.append({"n": len(s.messages) + 1, "side": side, "text": text, "at": now()})
+            s.row.version = version
+            with self._lock:
+                self._versions[s.id] = version
+            return {"messages": s.messages[-50:], "version": version}
+
+    def delete(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Delete a saved game (issue 15: from the lobby). Only the link that made it may: the
+        hot seat's link, the human player's link of a game against the computer, the creator's
+        link of a remote game (the opponent's may not). 404 for no such game, 403 otherwise."""
+        s = self.session(game_id)
+        with s.lock:
+            if not token:
+                raise ApiError(403, "deleting a game needs its secret link (a spectator may not delete it)")
+            mine = self._token_sides(s, token)
+            if s.row.mode == "remote":
+                with self._stored("read the game's creator"):
+                    creator = self.store.creator(s.id)
+                if creator is None:
+                    raise ApiError(
+                        403, "this remote game does not record who made it, so no link may delete it"
+                    )
+                allowed = SIDES.index(creator) in mine and len(mine) == 1
+            else:
+                allowed = bool(self.sides_of(s, token))
+            if not allowed:
+                raise ApiError(403, "only the secret link of the player who made this game may delete it")
+            with self._stored("delete the game"):
+                gone = self.store.delete(s.id)
+            s.deleted = True
+            with self._lock:
+                self._sessions.pop(s.id, None)
+                self._versions.pop(s.id, None)
+        if not gone:
+            raise ApiError(404, f"there is no game {game_id!r}")
+        return {"deleted": game_id}
 
     def undo(
         self, game_id: str, token: str | None, seen: int, *, svg: bool = False, legal: bool = False
@@ -833,7 +947,7 @@ class GameService:
         should be queued again (the AI may be to move again)."""
         try:
             with s.lock:
-                if self._closing or not self._ai_to_move(s):
+                if self._closing or s.deleted or not self._ai_to_move(s):
                     s.ai_running = False
                     return False
                 who = s.game.current_player()
@@ -844,7 +958,7 @@ class GameService:
             action = player.choose(state, actions)
             note = _explain(player)
             with s.lock:
-                if self._closing:  # the server is stopping: the store may be closed already
+                if self._closing or s.deleted:  # stopping (the store may be closed) or deleted
                     s.ai_running = False
                     return False
                 if s.row.version != version:

@@ -38,6 +38,7 @@ log = logging.getLogger("typhoon.web")
 SCHEMA_VERSION = 2
 DB_NAME = "typhoon.sqlite3"
 MODES = ("ai", "hotseat", "remote")
+SIDE_NAMES = ("german", "soviet")  # the sides a token or a creator row may name
 DICE = ("mt", "sha256")
 MAX_SEED_DIGITS = 400  # far above a 256-bit seed (78 digits); a longer one is a damaged row
 
@@ -77,6 +78,22 @@ _SCHEMA = [
     side TEXT NOT NULL,
     text TEXT NOT NULL,
     PRIMARY KEY (game_id, n)
+)""",
+    # Messages between the players of a remote game (issue 15); a table older files gain on
+    # opening (CREATE ... IF NOT EXISTS), so the schema version stays.
+    """CREATE TABLE IF NOT EXISTS messages (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    n INTEGER NOT NULL,         -- 1-based, in the order posted
+    side TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created TEXT NOT NULL,
+    PRIMARY KEY (game_id, n)
+)""",
+    # Who made a remote game (issue 15: only the creator's secret link may delete it); a table
+    # older files gain on opening, as above. Hot-seat and AI games have one link: no row.
+    """CREATE TABLE IF NOT EXISTS creators (
+    game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    side TEXT NOT NULL          -- german or soviet: the side whose link the creator was given
 )""",
 ]
 _COLUMNS = (
@@ -304,8 +321,13 @@ class Store:
     # -- writing ----------------------------------------------------------------------------
 
     def create(
-        self, row: GameRow, actions: Sequence[tuple[str, str]], notes: Sequence[tuple[int, str, str]] = ()
+        self,
+        row: GameRow,
+        actions: Sequence[tuple[str, str]],
+        notes: Sequence[tuple[int, str, str]] = (),
+        creator: str | None = None,
     ) -> None:
+        """Store a new game; ``creator``: the side of a remote game's creator."""
         with self._writing("store the new game") as db:
             db.execute(
                 f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
@@ -338,6 +360,22 @@ class Store:
                 "INSERT OR REPLACE INTO notes (game_id, n, side, text) VALUES (?, ?, ?, ?)",
                 [(row.id, n, s, t) for n, s, t in notes],
             )
+            if creator is not None:
+                db.execute("INSERT INTO creators (game_id, side) VALUES (?, ?)", (row.id, creator))
+
+    def delete(self, game_id: str) -> bool:
+        """Remove a game and everything stored with it; False if there was none."""
+        with self._writing("delete the game") as db:
+            for table in ("actions", "notes", "messages", "creators"):
+                db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            gone = db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount
+        return bool(gone)
+
+    def creator(self, game_id: str) -> str | None:
+        """The side of a remote game's creator (None if not recorded: an older game)."""
+        with self._reading() as db:
+            r = db.execute("SELECT side FROM creators WHERE game_id = ?", (game_id,)).fetchone()
+        return r[0] if r is not None and r[0] in SIDE_NAMES else None
 
     def append(
         self,
@@ -361,6 +399,31 @@ class Store:
                 [(game_id, n, s, t) for n, s, t in notes],
             )
             self._progress(db, game_id, progress)
+
+    def add_message(self, game_id: str, side: str, text: str, expect_version: int) -> int:
+        """Store a player's message and bump the game's version (so the opponent's long poll
+        wakes); returns the new version. Fails (and writes nothing) on a version conflict."""
+        with self._writing("save the message") as db:
+            self._check_version(db, game_id, expect_version)
+            (n,) = db.execute("SELECT COUNT(*) FROM messages WHERE game_id = ?", (game_id,)).fetchone()
+            db.execute(
+                "INSERT INTO messages (game_id, n, side, text, created) VALUES (?, ?, ?, ?, ?)",
+                (game_id, n + 1, side, text, now()),
+            )
+            db.execute("UPDATE games SET version = version + 1, updated = ? WHERE id = ?", (now(), game_id))
+        return expect_version + 1
+
+    def messages(self, game_id: str) -> list[tuple[int, str, str, str]]:
+        """(n, side, text, created) of the game's messages, oldest first (bad rows dropped)."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT n, side, text, created FROM messages WHERE game_id = ? ORDER BY n", (game_id,)
+            ).fetchall()
+        return [
+            (n, s, t, c)
+            for n, s, t, c in rows
+            if type(n) is int and isinstance(s, str) and isinstance(t, str) and isinstance(c, str)
+        ]
 
     def truncate(self, game_id: str, keep: int, progress: Progress, expect_version: int) -> None:
         """Drop the actions after the first ``keep`` (undo)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from typhoon.games.bfm import websvg, webview, words
+from typhoon.games.bfm import overlays, reference, websvg, webview, words
 from typhoon.games.bfm.flow import moscow_holder
 from typhoon.games.bfm.preview import preview as _preview
 from typhoon.games.frontends import FrontEnds, ToText
@@ -77,4 +77,6 @@ FRONT_ENDS = FrontEnds(
     env_codec="typhoon.games.bfm.env.codec:CODEC",
     ai="typhoon.games.bfm.ai",
     objective_holder=moscow_holder,
+    overlays=overlays.overlays,
+    rules_reference=reference.rules_reference,
 )

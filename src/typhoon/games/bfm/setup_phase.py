@@ -74,6 +74,38 @@ def legal(s: State) -> list[Action]:
     return out
 
 
+def standard_rest(s: State) -> list[Place]:
+    """The placements that finish the side's set-up as standard once some units were placed
+    by hand (issue 15: the "Standard set-up" button stayed away after one hand placement).
+    Every unplaced unit goes to its standard hex when that is empty; the units whose hex a hand
+    placement took, then any other unplaced unit, fill the empty set-up hexes left, in the
+    standard's order. Not a legal action of its own: the page plays these places in one go, so
+    the legal lists (and every pinned record) are unchanged. Empty before any placement (the
+    standard set-up is legal then) and when nothing is left to place."""
+    if not s.done:
+        return []
+    rules = s.rules
+    ids = rules.map.grid.ids
+    placed = s.done
+    std = standard_setup(rules)[s.side]
+    out: list[Place] = []
+    taken: set[int] = set()
+    displaced: list[int] = []
+    for u, h in std:
+        if (placed >> u) & 1:
+            continue
+        if s.at[h] < 0:
+            out.append(Place(rules.units[u].id, ids[h]))
+            taken.add(h)
+        else:
+            displaced.append(u)
+    in_std = {u for u, _ in std}
+    others = [u for u in setup_units(rules, s.side) if not (placed >> u) & 1 and u not in in_std]
+    empty = [h for _, h in std if s.at[h] < 0 and h not in taken]
+    out.extend(Place(rules.units[u].id, ids[h]) for h, u in zip(empty, displaced + others, strict=False))
+    return out
+
+
 def apply(s: State, a: Action, events: list[Event]) -> None:
     rules = s.rules
     side = s.side

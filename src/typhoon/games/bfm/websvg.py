@@ -57,6 +57,9 @@ STYLE = """
 .bfm-map .unit.done .donemark { display: inline; }
 .bfm-map .donemark { display: none; fill: #111; stroke: #fff; stroke-width: 1; }
 .bfm-map .exit { stroke: #2b2b2b; stroke-width: 4; stroke-dasharray: 2 3; }
+.bfm-map .edge { fill: none; stroke-width: 4; stroke-opacity: .75; stroke-linejoin: round; }
+.bfm-map .edge.soviet { stroke: #b3261e; stroke-dasharray: 9 4; }
+.bfm-map .edge.german { stroke: #3c4650; stroke-dasharray: 9 4; }
 """
 
 
@@ -141,6 +144,15 @@ def _static(m: Any) -> _Static:
         body.append(f'<text class="hexnum" x="{_f(x)}" y="{_f(y + SQ3 / 2 * R - 3)}">{hid}</text></g>')
         hex_body[h] = "".join(body)
     out: list[str] = []
+    # Each side's map-edge hexes (where its replacements enter), inset outlines in the side's
+    # colour: issue 15, the VPG edition's Soviet edge runs along the map's corners too.
+    out.append('<g class="edges" pointer-events="none">')
+    for who in ("german", "soviet"):
+        for h in sorted(m.edges[who]):
+            out.append(
+                f'<polygon class="edge {who}" data-edge="{ids[h]}" points="{_pts(lay.corners(h, 0.86))}"/>'
+            )
+    out.append("</g>")
     # Rail lines (centre to centre) and exits off the map.
     out.append('<g class="rails" pointer-events="none">')
     segs = []

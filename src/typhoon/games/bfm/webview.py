@@ -13,6 +13,7 @@ from typhoon.games.bfm.combat_phase import battle_summary, compute_odds
 from typhoon.games.bfm.notation import action_to_text
 from typhoon.games.bfm.paths import move_paths
 from typhoon.games.bfm.rules import SIDE_NAMES
+from typhoon.games.bfm.setup_phase import standard_rest
 from typhoon.games.bfm.state import STEP_NAMES
 from typhoon.hexgrid import DIRECTIONS
 
@@ -311,6 +312,18 @@ def client_legal_view(state: Any, actions: Sequence[Any]) -> dict[str, Any]:
             d["hexes"] = [where.get(defender) or d["path"][0], *d["path"]]
         elif u:
             d["units"], d["hexes"] = [u], []
+    rest = standard_rest(state) if any(a.kind == "place" for a in actions) else []
+    if rest:
+        # After a hand placement the standard set-up places the units left (issue 15): a button
+        # that plays those places together, not a legal action of its own.
+        texts = [action_to_text(a) for a in rest]
+        out["batches"] = [
+            {
+                "kind": "setupstandard",
+                "label": f"Standard set-up of the {len(texts)} unit(s) left",
+                "texts": texts,
+            }
+        ]
     out["prompt"] = _prompt(state, {a.kind for a in actions})
     return out
 
@@ -353,6 +366,7 @@ LEGEND = [
     "Pale hexes are clear, green ones forest (costs 2 to enter, the defender shifts one column); a dashed "
     "brown outline is a fortification (a Soviet defender shifts one column).",
     "Blue hexsides are rivers; black lines with ties are railways.",
+    "A dashed inner outline marks a map-edge hex, where that side's replacements enter: red Soviet, grey German.",
     "A city's label is coloured by its holder: red Soviet, grey German.",
     "Counters: oval = panzer, cross = infantry; numbers are strength-movement; a white band means half "
     "strength; a dot means it has moved or attacked this phase.",

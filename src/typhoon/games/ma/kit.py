@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typhoon.games.frontends import FrontEnds
 
+from . import overlays, reference, websvg, webview, words
 from . import preview as _preview
-from . import websvg, webview, words
 from .engine import MOSCOW
 from .words import NOTICE
 
@@ -30,4 +30,6 @@ FRONT_ENDS = FrontEnds(
     ai="typhoon.games.ma.ai",
     env_codec="typhoon.games.ma.env.codec:CODEC",
     objective_holder=lambda state: state.controller(MOSCOW),  # Moscow, both sides' victory city
+    overlays=overlays.overlays,
+    rules_reference=reference.rules_reference,
 )

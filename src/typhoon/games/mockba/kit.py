@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typhoon.games.frontends import FrontEnds
 
+from . import overlays, reference, websvg, webview, words
 from . import preview as _preview
-from . import websvg, webview, words
 from .words import NOTICE
 
 render_map = websvg.render_map
@@ -43,4 +43,6 @@ FRONT_ENDS = FrontEnds(
     # a random game is ~2,000 decisions over up to 10,000 legal actions each: fewer games
     bench_games=((20, 5), (6, 2)),
     objective_holder=lambda state: 0 if state.control >> state.rules.cities["Moscow"] & 1 else 1,
+    overlays=overlays.overlays,
+    rules_reference=reference.rules_reference,
 )

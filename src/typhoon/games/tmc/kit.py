@@ -9,7 +9,7 @@ from typing import Any
 
 from typhoon.errors import IllegalActionError
 from typhoon.games.frontends import FrontEnds, ToText
-from typhoon.games.tmc import websvg, webview, words
+from typhoon.games.tmc import overlays, preview, reference, websvg, webview, words
 
 
 def render_map(state: Any, numbers: bool) -> str:
@@ -36,14 +36,13 @@ def position_words(state: Any, legal: Sequence[Any], whose: str, side: int) -> l
 
 
 def odds_words(state: Any, target: str, attackers: list[str], legal: Sequence[Any], to_text: ToText) -> str:
-    # The odds are offered when an attack is resolved (rules §14).
+    # While an attack is resolved the odds columns are the choices (§5.4); before, the preview.
     odds = [to_text(a) for a in legal if getattr(a, "kind", "") == "odds"]
     if odds:
         return "The attacker may resolve on the computed column or any lower one: " + ", ".join(odds)
-    raise IllegalActionError(
-        "In The Moscow Campaign the odds are shown when the attack is resolved (`odds A-D` "
-        "actions); declare attacks with `attack HEX with UNIT,UNIT`."
-    )
+    if not attackers:
+        raise IllegalActionError("name the attacking units (`attack HEX with UNIT,UNIT` declares them)")
+    return str(preview.preview(state, target, attackers)["text"])
 
 
 FRONT_ENDS = FrontEnds(
@@ -56,8 +55,7 @@ FRONT_ENDS = FrontEnds(
     hex_view=webview.hex_view,
     render_map=render_map,
     turn_label=turn_label,
-    preview=None,
-    no_preview="The Moscow Campaign has no odds preview: the odds are chosen when an attack is resolved",
+    preview=preview.preview,
     position_words=position_words,
     hex_words=words.hex_words,
     odds_words=odds_words,
@@ -65,4 +63,6 @@ FRONT_ENDS = FrontEnds(
     ai="typhoon.games.tmc.ai",
     objective_holder=lambda state: int(state.moscow_holder()),
     bench_games=((3, 1), (1, 1)),  # scenario 1 is long: fewer games
+    overlays=overlays.overlays,
+    rules_reference=reference.rules_reference,
 )

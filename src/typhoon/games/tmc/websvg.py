@@ -15,8 +15,10 @@ grid the ``<svg>`` declares (``data-grid="columns"``, ``data-r``, ``data-x0``, `
 
 from __future__ import annotations
 
+import json
 import math
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -24,6 +26,17 @@ from typhoon import hexdraw
 from typhoon.games.tmc.words import RECONSTRUCTION
 
 R = 20.0  # hex circumradius (SVG units)
+GEOGRAPHY = Path(__file__).parent / "data" / "geography.json"
+
+
+@lru_cache(maxsize=1)
+def _major_towns() -> frozenset[str]:
+    """The cities of geography.json (not its towns): the names the whole-map view keeps (the
+    client marks a far-out view ``data-far``, games/frontends.py)."""
+    data = json.loads(GEOGRAPHY.read_text(encoding="utf-8"))
+    return frozenset(c["name"] for c in data["cities"] if c.get("kind") == "city")
+
+
 H = R * math.sqrt(3) / 2  # half the hex height
 MARGIN = 14.0
 TOP = 34.0  # room for the reconstruction label above the map
@@ -43,6 +56,10 @@ STYLE = """
 .tmc-map .city { fill: #222; }
 .tmc-map .cityname { font-size: 6px; fill: #222; pointer-events: none; }
 .tmc-map .cityname.big { font-size: 8px; font-weight: bold; }
+.tmc-map[data-far] .unit text, .tmc-map[data-far] .badge, .tmc-map[data-far] .count,
+.tmc-map[data-far] .cityname { display: none; }
+.tmc-map[data-far] .cityname.major { display: inline; font-size: calc(var(--px, 1) * 13px); font-weight: bold;
+  paint-order: stroke; stroke: #fff; stroke-width: calc(var(--px, 1) * 3px); }
 .tmc-map .recon { font-size: 15px; font-weight: bold; fill: #a4161a; }
 .tmc-map .recon-sub { font-size: 9px; fill: #a4161a; }
 .tmc-map .raildead { stroke: #c1121f; stroke-width: 1.4; }
@@ -157,6 +174,8 @@ def static_layer(game_map: Any, start_line: str) -> str:
         if (m.moscow_mask >> h) & 1 and h != m.moscow[0]:
             continue
         big = " big" if (m.moscow_mask >> h) & 1 else ""
+        if name in _major_towns() or big:
+            big += " major"
         names.append(
             f'<text class="cityname{big}" x="{_f(x - R * 0.8)}" y="{_f(y - H * 0.55)}">{escape(name)}</text>'
         )

@@ -129,9 +129,32 @@ def state_view(state: Any) -> dict[str, Any]:
         "units": [unit_dict(state, u) for u in shown],
         "rules_label": "In force",
         "legend": LEGEND,
+        "marks": battle_marks(state),
         # The counters layer alone: the browser swaps it into the map's <g id="layer">.
         "layer": render_overlay(state),
     }
+
+
+def battle_marks(state: Any) -> list[dict[str, Any]]:
+    """The declared attacks outlined on the map (issue 15): per attack its defending hexes and
+    its attackers' hexes (class ``declared``; the one being built too), and the battle being
+    resolved (``target-sel``)."""
+    ids = state.rules.grid.ids
+    out: list[dict[str, Any]] = []
+
+    def one(hexes: Sequence[int], attackers: Sequence[int]) -> dict[str, Any]:
+        at = [ids[state.loc[u]] for u in attackers if state.loc[u] >= 0]
+        return {"hexes": list(dict.fromkeys([*(ids[h] for h in hexes), *at])), "class": "declared"}
+
+    pd = state.cdata if state.phase_spec.kind == "combat" and state.cdata else None
+    if pd is not None and hasattr(pd, "battles"):
+        for d in (*pd.battles, *([pd.draft] if pd.draft is not None else [])):
+            out.append(one(d.hexes, d.attackers))
+    b = state.combat
+    if b is not None:
+        out.append(one(b.hexes, b.attackers))
+        out.append({"hexes": [ids[h] for h in b.hexes], "class": "target-sel"})
+    return out
 
 
 LEGEND = [
@@ -181,11 +204,24 @@ def legal_view(state: Any, actions: Sequence[Any], to_text: Any) -> dict[str, An
     for d in out:
         if d["kind"] == "end":
             d["label"] = _end_label(state, out)
+    _attack_groups(state, out)
     return {
         "to_move": to_move_name(state.current_player()),
         "actions": out,
         "prompt": _prompt(state, {a.kind for a in actions}),
     }
+
+
+def _attack_groups(state: Any, out: list[dict[str, Any]]) -> None:
+    """Attacks by a unit become a group on their target (the client plans them with the odds
+    preview and sends them together, issue 15); ``with``: the attack being built, if any."""
+    pd = state.cdata if state.phase_spec.kind == "combat" and state.cdata else None
+    draft = getattr(pd, "draft", None)
+    units = state.rules.units
+    with_ = [units[u].id for u in draft.attackers] if draft is not None else []
+    for d in out:
+        if d["kind"] == "attack" and d["units"]:
+            d["group"], d["with"] = d["target"], with_
 
 
 def _odds_value(column: str) -> float:
@@ -284,8 +320,8 @@ def _prompt(state: Any, kinds: set[str]) -> str:
         return f"Resolve the attack{_battle_words(state)}: choose the odds column (the computed one, first, or a lower one)."
     if "attack" in kinds:
         return (
-            "Combat: click an enemy hex (or one of your units) to declare an attack, one unit at a time; "
-            "End closes the attack, then the declarations."
+            "Combat: click an enemy hex to plan an attack: the odds are shown for the attackers chosen "
+            "(click a stack to add or remove it), then declare it (D); End ends the declarations."
         )
     if kinds & {"move", "railmove", "enter", "arrive"}:
         return f"{words.step_text(state)}: click one of your units (outlined), then a highlighted hex. End the phase when done."

@@ -212,7 +212,14 @@
     const y = Math.max(H.y - H.h * 0.1, Math.min(vb.y, H.y + H.h - h * 0.5));
     G.vb = { x, y, w, h };
     const svg = mapSvg();
-    if (svg) svg.setAttribute("viewBox", `${x.toFixed(1)} ${y.toFixed(1)} ${w.toFixed(1)} ${h.toFixed(1)}`);
+    if (svg) {
+      svg.setAttribute("viewBox", `${x.toFixed(1)} ${y.toFixed(1)} ${w.toFixed(1)} ${h.toFixed(1)}`);
+      // Semantic zoom (games/frontends.py): map units per screen pixel, and "far" when a hex
+      // is under 16 px across, for the game's map styles to keep only what reads at that size.
+      const px = w / ($("board").clientWidth || 900);
+      svg.style.setProperty("--px", px.toFixed(3));
+      svg.toggleAttribute("data-far", (2 * G.r) / px < 16);
+    }
   }
 
   function aspect() {
@@ -304,6 +311,16 @@
     if (!overlay) svg.append((overlay = svgEl("g", { id: "overlay" })));
     overlay.classList.add("overlay"); // the highlights' style, and clicks go through them
     overlay.setAttribute("pointer-events", "none");
+    // The page's own arrowheads for move trails (issue 15: trails without them were a tangle).
+    if (!svg.querySelector("#ty-arrow")) {
+      const defs = svgEl("defs");
+      for (const [id, colour] of [["ty-arrow", "#7b1fa2"], ["ty-arrow-path", "#b37800"]]) {
+        const m = svgEl("marker", { id, viewBox: "0 0 10 10", refX: "7", refY: "5", markerWidth: "3.2", markerHeight: "3.2", orient: "auto-start-reverse" });
+        m.append(svgEl("path", { d: "M0,0 L10,5 L0,10 z", fill: colour }));
+        defs.append(m);
+      }
+      svg.insertBefore(defs, svg.firstChild);
+    }
     svg.classList.toggle("numbers", G.numbers);
     if (keep) setViewBox(keep); else G.vb = { ...G.home };
   }
@@ -347,16 +364,40 @@
       const layer = svg.querySelector("#layer");
       if (layer && typeof cur().layer === "string") layer.innerHTML = cur().layer;
     }
-    if (!G.focus || !hexInfo(G.focus)) {
-      const v = cur();
-      const mine = v.units.find((u) => u.hex && G.view.you.includes(u.side)) || v.units.find((u) => u.hex);
-      G.focus = mine ? mine.hex : allHexes()[0];
-    }
+    if (!G.focus || !hexInfo(G.focus)) G.focus = firstFocus();
     renderHeader();
     renderTrack();
     if (G.replay) renderReplayPanel(); else renderPrompt();
     renderLog();
     drawOverlay();
+  }
+
+  // Where the keyboard focus starts (issue 15: not an empty corner): a unit that can act, else
+  // a unit of the side to move, else one of yours, else the hex nearest the map's middle.
+  function firstFocus() {
+    const v = cur();
+    const onMap = v.units.filter((u) => u.hex && hexInfo(u.hex));
+    const act = G.replay ? null : movers().map(unitHex).find((h) => h && hexInfo(h));
+    const side = v.to_move === "chance" ? v.phase && v.phase.side : v.to_move;
+    const u = onMap.find((x) => x.side === side) || onMap.find((x) => G.view.you.includes(x.side));
+    if (act) return act;
+    if (u) return u.hex;
+    return middleHex();
+  }
+
+  function middleHex() {
+    const H = G.home;
+    if (!H) return allHexes()[0];
+    const mx = H.x + H.w / 2;
+    const my = H.y + H.h / 2;
+    let best = null;
+    let bd = Infinity;
+    for (const id of allHexes()) {
+      const p = hexInfo(id);
+      const d = (p.cx - mx) ** 2 + (p.cy - my) ** 2;
+      if (d < bd) { bd = d; best = id; }
+    }
+    return best;
   }
 
   function renderHeader() {
@@ -385,10 +426,45 @@
         el("input", { value: `${location.origin}/g/${v.id}#t=${G.token}`, readonly: true, "aria-label": "Your secret link", onfocus: (e) => e.target.select() })));
     }
     share.append(el("p", {}, el("a", { href: `/g/${v.id}`, text: "Link for spectators (watch and replay only)" })));
+    renderChat(v);
     const legend = v.legend || [];
     $("legend-box").hidden = !legend.length;
     $("legend").innerHTML = "";
     for (const line of legend) $("legend").append(el("li", { text: line }));
+  }
+
+  // -- messages between the players of a remote game (issue 15): plain text, never markup ----
+
+  function renderChat(v) {
+    const box = $("chat-box");
+    box.hidden = !Array.isArray(v.messages);
+    if (box.hidden) return;
+    const list = $("chat-list");
+    const last = v.messages.length ? v.messages[v.messages.length - 1].n : 0;
+    if (list.dataset.last === String(last)) return;
+    const seen = list.dataset.last === undefined ? last : parseInt(list.dataset.last, 10);
+    list.dataset.last = String(last);
+    list.innerHTML = "";
+    for (const m of v.messages) {
+      list.append(el("li", { class: `side-${m.side}` }, el("span", { class: "who", text: `${cap(m.side)}: ` }), el("span", { class: "msg", text: m.text })));
+    }
+    const fresh = v.messages.filter((m) => m.n > seen && !v.you.includes(m.side));
+    if (fresh.length) announce(`Message from the ${cap(fresh[fresh.length - 1].side)} player: ${fresh[fresh.length - 1].text}`);
+  }
+
+  async function sendChat(e) {
+    e.preventDefault();
+    const input = $("chat-input");
+    const text = input.value.trim();
+    if (!text) return;
+    try {
+      await api("POST", gpath("/messages"), { text });
+      input.value = "";
+      showError("");
+      await load();
+    } catch (err) {
+      showError(err.message);
+    }
   }
 
   function renderTrack() {
@@ -465,6 +541,10 @@
     for (const a of G.legal.filter((x) => isButton(x) && x.kind !== "end")) {
       buttons.append(actionButton(a, a.kind === "setupstandard" || a.primary ? { class: "primary" } : {}));
     }
+    // Buttons that send several legal actions together (the view's ``batches``).
+    for (const b of v.batches || []) {
+      buttons.append(el("button", { type: "button", class: "primary", "data-batch": b.kind, onclick: () => send(b.texts), text: b.label }));
+    }
     const end = G.legal.find((x) => x.kind === "end");
     if (end) buttons.append(el("button", { type: "button", id: "end-btn", "data-action": end.text, onclick: askEnd, text: `${endText(end)} (E)` }));
     renderEndConfirm(end);
@@ -483,12 +563,7 @@
       if (!G.choices) {
         for (const a of actsOf(G.sel.unit).filter((x) => !goes(x)).slice(0, LIST_MAX)) $("choices").append(actionButton(a));
       }
-      // The other units of its stack that can act.
-      const here = G.sel.hex ? unitsAt(G.sel.hex).map((u) => u.id).filter((u) => u !== G.sel.unit && actsOf(u).length) : [];
-      if (here.length) {
-        $("stack").append(el("span", { text: `Also in ${G.sel.hex}: ` }));
-        for (const uid of here) $("stack").append(el("button", { type: "button", "data-unit": uid, onclick: () => selectUnit(uid), text: uid }));
-      }
+      renderStackPicker();
     }
     // Units off the map that can come on (set-up, reinforcements, rebuilt units).
     const off = [...new Set(G.legal.filter((a) => hexesOf(a).length).flatMap(unitsOf).filter((u) => !unitHex(u)))];
@@ -509,6 +584,62 @@
         for (const a of list.slice(0, LIST_MAX)) box.append(actionButton(a));
       }
     }
+  }
+
+  // -- stacks (issue 15): every unit of the selected unit's hex, and moving them together ------
+
+  // The stack picker: each unit in the hex with its words; those that can act are buttons.
+  function renderStackPicker() {
+    const all = G.sel.hex ? unitsAt(G.sel.hex).map((u) => u.id) : [];
+    if (all.length < 2) return;
+    const box = $("stack");
+    box.append(el("p", { class: "choices-title", text: `Units in ${G.sel.hex} (${all.length}):` }));
+    for (const uid of all) {
+      const on = uid === G.sel.unit;
+      box.append(el("button", { type: "button", class: on ? "sel" : "", "aria-pressed": on ? "true" : "false", "data-unit": uid,
+        disabled: !actsOf(uid).length, onclick: () => selectUnit(uid), text: unitLabel(uid) }));
+    }
+    const mates = stackMates(G.sel.unit);
+    if (mates.length > 1) {
+      const on = !!G.sel.stack;
+      box.append(el("button", { type: "button", id: "stack-move", class: on ? "sel" : "", "aria-pressed": on ? "true" : "false", onclick: toggleStack,
+        text: on ? `Moving the stack (${G.sel.stack.length} units): click a highlighted hex, or here to move one unit` : `Move the stack together (${mates.length} units)` }));
+    }
+  }
+
+  // The units of a unit's hex that can go somewhere (itself first).
+  function stackMates(uid) {
+    const h = unitHex(uid);
+    return h ? [uid, ...unitsAt(h).map((u) => u.id).filter((u) => u !== uid && goesOf(u).length)] : [uid];
+  }
+
+  function toggleStack() {
+    if (!G.sel) return;
+    G.sel.stack = G.sel.stack ? null : stackMates(G.sel.unit);
+    renderPrompt();
+    drawOverlay();
+    const n = stackReach().length;
+    announce(G.sel.stack ? `The stack of ${G.sel.stack.length} units moves together: ${n} hex(es) every one of them can reach.` : `Only ${G.sel.unit} moves.`);
+  }
+
+  // One action per unit of the moving stack to ``hex`` (the same kind as the selected unit's),
+  // or null when one of them cannot go there. Sent as one batch: all or nothing on the server.
+  function stackActs(hex) {
+    const first = goesOf(G.sel.unit).find((a) => toHex(a) === hex);
+    if (!first) return null;
+    const out = [first];
+    for (const u of G.sel.stack.slice(1)) {
+      const a = goesOf(u).find((x) => toHex(x) === hex && x.kind === first.kind);
+      if (!a) return null;
+      out.push(a);
+    }
+    return out;
+  }
+
+  // The selected unit's actions to the hexes the whole stack can reach.
+  function stackReach() {
+    if (!G.sel || !G.sel.stack) return [];
+    return goesOf(G.sel.unit).filter((a, i, all) => all.findIndex((b) => toHex(b) === toHex(a)) === i && stackActs(toHex(a)));
   }
 
   // -- ending a phase is deliberate (issue 15) ------------------------------------------------
@@ -583,9 +714,16 @@
 
   function lastRoll() {
     // The die roll just made (shown until the next decision after it).
+    // Not into the next phase (issue 15): a phase or turn begun after the roll ends its banner,
+    // and a roll that itself ended the phase shows only until the next decision.
     const log = G.view.log;
+    const newPhase = (e) => e.events.some((x) => x.kind === "phase" || x.kind === "turn");
     for (let i = log.length - 1; i >= 0 && i >= log.length - 3; i--) {
-      if (log[i].actor === "chance") return log[i].events.map((x) => x.text).join(" ") || log[i].action;
+      if (log[i].actor === "chance") {
+        if (newPhase(log[i]) && i < log.length - 1) return null;
+        return log[i].events.map((x) => x.text).join(" ") || log[i].action;
+      }
+      if (newPhase(log[i])) return null;
     }
     return null;
   }
@@ -616,7 +754,14 @@
       ol.append(li);
     }
     G.renderedLog = v.actions;
-    ol.scrollTop = ol.scrollHeight;
+    // In the replay the log follows the step shown (issue 15): that entry marked and in view.
+    const shown = G.replay && G.replay.step ? ol.querySelector(`li[value="${G.replay.step}"]`) : null;
+    if (shown) {
+      shown.classList.add("current");
+      shown.setAttribute("aria-current", "step");
+      ol.scrollTop = Math.max(0, shown.offsetTop - ol.offsetTop - ol.clientHeight / 2);
+    } else if (G.replay) ol.scrollTop = 0;
+    else ol.scrollTop = ol.scrollHeight;
     $("ai-box").hidden = !lastExpl;
     $("ai-text").textContent = lastExpl || "";
   }
@@ -637,8 +782,8 @@
   function drawPath(layer, hexes) {
     const pts = hexes.map(hexInfo).filter(Boolean);
     if (pts.length < 2) return;
-    layer.append(svgEl("polyline", { class: "path", points: pts.map((p) => `${p.cx},${p.cy}`).join(" ") }));
-    for (const p of pts.slice(1)) layer.append(svgEl("circle", { class: "pathdot", cx: p.cx, cy: p.cy, r: Math.max(2, G.r / 8) }));
+    layer.append(svgEl("polyline", { class: "path", "marker-end": "url(#ty-arrow-path)", points: pts.map((p) => `${p.cx},${p.cy}`).join(" ") }));
+    for (const p of pts.slice(1, -1)) layer.append(svgEl("circle", { class: "pathdot", cx: p.cx, cy: p.cy, r: Math.max(2, G.r / 8) }));
   }
 
   function drawOverlay() {
@@ -647,6 +792,7 @@
     if (!layer) return;
     layer.innerHTML = "";
     G.marked = new Set();
+    if (window.TyphoonOverlays) window.TyphoonOverlays.draw(layer); // switched-on overlays (overlays.js), under the highlights
     const pointer = G.hover || G.focus;
     if (!G.replay) {
       drawRecent(layer);
@@ -663,7 +809,7 @@
           const uid = G.sel ? G.sel.unit : movers()[0];
           if (G.sel && G.sel.hex) mark(layer, G.sel.hex, "sel");
           else if (unitHex(uid)) mark(layer, unitHex(uid), "movable");
-          const acts = goesOf(uid);
+          const acts = G.sel && G.sel.stack ? stackReach() : goesOf(uid);
           for (const a of acts) mark(layer, toHex(a), `reach k-${a.kind}`);
           const onPtr = acts.find((a) => toHex(a) === pointer);
           if (onPtr && hexesOf(onPtr).length > 1) drawPath(layer, hexesOf(onPtr));
@@ -694,11 +840,14 @@
       if (e.n <= lastMine || v.you.includes(e.actor)) continue;
       for (const ev of e.events) {
         const d = ev.data || {};
-        if (!d.from) continue;
-        const to = d.path || (d.to ? [d.to] : d.hex ? [d.hex] : []);
-        const pts = [d.from, ...to].map(hexInfo);
+        // A path that starts where the unit stood needs no `from` (a game may give either).
+        const path = Array.isArray(d.path) ? d.path : [];
+        if (!d.from && path.length < 2) continue;
+        const to = path.length ? path : d.to ? [d.to] : d.hex ? [d.hex] : [];
+        const hexes = d.from && to[0] !== d.from ? [d.from, ...to] : to;
+        const pts = hexes.map(hexInfo);
         if (pts.length < 2 || !pts.every(Boolean)) continue;
-        layer.append(svgEl("polyline", { class: "recent", points: pts.map((p) => `${p.cx},${p.cy}`).join(" ") }));
+        layer.append(svgEl("polyline", { class: "recent", "marker-end": "url(#ty-arrow)", points: pts.map((p) => `${p.cx},${p.cy}`).join(" ") }));
       }
     }
   }
@@ -735,6 +884,10 @@
       if (hex === G.group.target) return { hint: "Enter cancels this attack.", run: clearSel };
       const elig = [...new Set(G.group.acts.flatMap(unitsOf))].filter((u) => here.includes(u));
       if (elig.length) return { hint: "Enter adds or removes this unit from the attack.", run: () => toggleGroup(elig) };
+    }
+    if (G.sel && G.sel.stack) {
+      const batch = stackActs(hex);
+      if (batch) return { hint: `Enter moves the stack (${batch.length} units) to ${hex}.`, run: () => send(batch.map((a) => a.text)) };
     }
     if (G.sel) {
       const ms = goesOf(G.sel.unit).filter((a) => toHex(a) === hex);
@@ -817,6 +970,7 @@
     if (!G.group) { box.innerHTML = ""; return; }
     const attackers = [...G.group.with, ...G.group.chosen];
     const seq = ++G.previewSeq;
+    G.group.then = []; // until this set's preview says otherwise
     box.innerHTML = "";
     // The declare button sits in the action bar, always in view (issue 15).
     const declare = el("button", { type: "button", class: "primary", id: "declare-btn", disabled: !chosenActs().length, onclick: declareGroup, text: "Declare (D)" });
@@ -828,6 +982,7 @@
     try {
       const p = await api("GET", gpath(`/preview?target=${encodeURIComponent(G.group.target)}&attackers=${attackers.map(encodeURIComponent).join(",")}`));
       if (seq !== G.previewSeq || !G.group) return;
+      G.group.then = p.then || []; // what the declaration needs after the attackers (e.g. closing it)
       renderPreview(p);
       if (p.action) declare.textContent = `${p.action} (D)`;
     } catch (e) {
@@ -867,7 +1022,7 @@
 
   function declareGroup() {
     const acts = chosenActs();
-    if (acts.length) send(acts.map((a) => a.text));
+    if (acts.length) send([...acts.map((a) => a.text), ...(G.group.then || [])]);
   }
 
   // -- words for the focus hex ---------------------------------------------------------------
@@ -919,7 +1074,44 @@
     }
   }
 
+  // Autoplay (issue 15): a play/pause button and a speed beside the replay's step buttons.
+  function bindAutoplay() {
+    const box = $("rp-controls");
+    if (!box || $("rp-play")) return;
+    const play = el("button", { type: "button", id: "rp-play", "aria-pressed": "false", text: "Play ⏵" });
+    const speed = el("select", { id: "rp-speed", "aria-label": "Autoplay speed" },
+      el("option", { value: "2000", text: "slow (2 s a step)" }),
+      el("option", { value: "1000", text: "1 s a step" }),
+      el("option", { value: "400", text: "fast (0.4 s a step)" }));
+    speed.value = "1000";
+    play.addEventListener("click", () => (G.autoplay ? stopAutoplay() : startAutoplay()));
+    speed.addEventListener("change", () => { if (G.autoplay) startAutoplay(); });
+    box.append(" ", play, " ", speed);
+  }
+
+  function startAutoplay() {
+    if (!G.replay) return;
+    clearInterval(G.autoplay);
+    if (G.replay.step >= G.replay.total) replayGo(0);
+    G.autoplay = setInterval(() => {
+      if (!G.replay || G.replay.step >= G.replay.total) { stopAutoplay(); return; }
+      if (!G.stepping) { G.stepping = true; replayGo(G.replay.step + 1).finally(() => { G.stepping = false; }); }
+    }, parseInt($("rp-speed").value, 10) || 1000);
+    $("rp-play").textContent = "Pause ⏸";
+    $("rp-play").setAttribute("aria-pressed", "true");
+    announce("Autoplay on.");
+  }
+
+  function stopAutoplay() {
+    if (!G.autoplay) return;
+    clearInterval(G.autoplay);
+    G.autoplay = null;
+    const b = $("rp-play");
+    if (b) { b.textContent = "Play ⏵"; b.setAttribute("aria-pressed", "false"); }
+  }
+
   function leaveReplay() {
+    stopAutoplay();
     if (!G.layered && G.view.svg) putSvg(G.view.svg);
     render();
   }
@@ -1023,12 +1215,34 @@
     else if (lower === "l") {
       const last = G.view.log.slice(-4).map((x) => `${sideWord(x.actor)}: ${x.events.map((y) => y.text).join(" ") || x.action}`);
       announce(last.join(" ") || "No events yet.");
-    } else if (lower === "s") announce(`${$("status").textContent}. ${$("prompt").textContent}`);
+    } else if (lower === "s") announce(statusSentences());
     else if (lower === "h" || k === "?") announce($("board").getAttribute("aria-label"));
     else if (/^[1-9]$/.test(k) && G.choices) {
       const a = G.choices[parseInt(k, 10) - 1];
       if (a) send([a.text]);
     }
+  }
+
+  // The status and the prompt read as separate sentences (issue 15: the "S" key ran the lines
+  // of the status together): each line, block or banner is one sentence.
+  function statusSentences() {
+    const parts = [];
+    const walk = (node) => {
+      for (const n of node.childNodes) {
+        if (n.nodeType === Node.TEXT_NODE) {
+          if (parts.length && parts[parts.length - 1] !== null) parts[parts.length - 1] += n.textContent;
+          else parts.push(n.textContent);
+        } else if (n.nodeType === Node.ELEMENT_NODE) {
+          const block = n.tagName === "BR" || n.tagName === "DIV" || n.tagName === "P" || n.classList.contains("thinking") || n.id === "to-move";
+          if (block) parts.push(null);
+          walk(n);
+          if (block) parts.push(null);
+        }
+      }
+    };
+    for (const id of ["status", "prompt"]) { walk($(id)); parts.push(null); }
+    return parts.filter((x) => x !== null).map((x) => x.replace(/\s+/g, " ").trim()).filter(Boolean)
+      .map((x) => (/[.!?…:]$/.test(x) ? x : `${x}.`)).join(" ");
   }
 
   function toggleNumbers() {
@@ -1048,6 +1262,60 @@
     if (g && svg.contains(g)) return [g.dataset.hex, null];
     const [x, y] = svgPoint(svg, e);
     return [hexAt(x, y), null];
+  }
+
+  // Every unit in the hex under the pointer (issue 15: not only the top one of a stack).
+  function hoverText(hex) {
+    const us = unitsAt(hex);
+    if (us.length < 2) return `Hex ${hex}${us.length ? ": " + us[0].id : ""}`;
+    return `Hex ${hex}, ${us.length} units: ${us.map((u) => unitLabel(u.id)).join("; ")}`;
+  }
+
+  // Touch (issue 15: a phone could not zoom or pan the map): one finger drags the map, two pinch
+  // to zoom about their midpoint. Pointer events of pen and touch only; the mouse has its own.
+  function bindTouch(board) {
+    const pts = new Map(); // pointer id -> {x, y} (client pixels)
+    let start = null; // the gesture's start: {vb, pts (copy), mid, dist}
+    const mid = () => {
+      const a = [...pts.values()];
+      const x = a.reduce((s, p) => s + p.x, 0) / a.length;
+      const y = a.reduce((s, p) => s + p.y, 0) / a.length;
+      const dist = a.length > 1 ? Math.hypot(a[0].x - a[1].x, a[0].y - a[1].y) : 0;
+      return { x, y, dist };
+    };
+    const begin = () => { start = pts.size && G.vb ? { vb: { ...G.vb }, ...mid() } : null; };
+    board.addEventListener("pointerdown", (e) => {
+      if (e.pointerType === "mouse" || !mapSvg()) return;
+      pts.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (board.setPointerCapture) { try { board.setPointerCapture(e.pointerId); } catch (err) { /* synthetic */ } }
+      if (pts.size === 1) G.drag = { x: e.clientX, y: e.clientY, vb: { ...G.vb }, moved: false };
+      else if (G.drag) G.drag.moved = true; // a pinch is never a tap
+      begin();
+    });
+    board.addEventListener("pointermove", (e) => {
+      if (!pts.has(e.pointerId) || !start) return;
+      pts.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      const m = mid();
+      if (G.drag && !G.drag.moved && Math.abs(m.x - start.x) + Math.abs(m.y - start.y) < 8 && pts.size === 1) return;
+      if (G.drag) G.drag.moved = true;
+      const rect = board.getBoundingClientRect();
+      const scale = start.vb.w / (rect.width || 1);
+      const f = pts.size > 1 && start.dist > 0 && m.dist > 0 ? start.dist / m.dist : 1;
+      // The map point under the gesture's start midpoint stays under the fingers' midpoint.
+      const ax = start.vb.x + (start.x - rect.left) * scale;
+      const ay = start.vb.y + (start.y - rect.top) * scale;
+      const w = start.vb.w * f;
+      const h = start.vb.h * f;
+      setViewBox({ x: ax - (m.x - rect.left) * scale * f, y: ay - (m.y - rect.top) * scale * f, w, h });
+      e.preventDefault();
+    });
+    const end = (e) => {
+      if (!pts.delete(e.pointerId)) return;
+      begin();
+      if (!pts.size) setTimeout(() => { if (!pts.size) G.drag = null; }, 0);
+    };
+    board.addEventListener("pointerup", end);
+    board.addEventListener("pointercancel", end);
   }
 
   function bind() {
@@ -1074,7 +1342,8 @@
     board.addEventListener("mousemove", (e) => {
       if (G.drag && G.drag.moved) return;
       const [hex] = pointed(e);
-      $("hover-info").textContent = hex ? `Hex ${hex}${unitsAt(hex).length ? ": " + unitsAt(hex).map((u) => u.id).join(", ") : ""}` : "";
+      $("hover-info").textContent = hex ? hoverText(hex) : "";
+      $("hover-info").title = $("hover-info").textContent; // the whole line when it is cut
       if (hex !== G.hover) { G.hover = hex; if (G.sel || movers().length === 1) drawOverlay(); }
     });
     board.addEventListener("mouseleave", () => { G.hover = null; drawOverlay(); });
@@ -1085,6 +1354,7 @@
       const [x, y] = svgPoint(svg, e);
       zoom(e.deltaY > 0 ? 1.2 : 1 / 1.2, x, y);
     }, { passive: false });
+    bindTouch(board);
     board.addEventListener("keydown", onBoardKey);
     document.addEventListener("keydown", onKey);
     $("zoom-in").addEventListener("click", () => zoom(1 / 1.4));
@@ -1092,6 +1362,7 @@
     $("view-all").addEventListener("click", viewAll);
     $("view-active").addEventListener("click", viewActive);
     $("numbers").addEventListener("change", toggleNumbers);
+    $("chat-form").addEventListener("submit", sendChat);
     $("type-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const text = $("type-input").value.trim();
@@ -1104,6 +1375,7 @@
       send([text]);
     });
     bindReplay(G, replayGo, leaveReplay, announce);
+    bindAutoplay();
     // The browser knows at once when the network goes; the next answer clears the banner.
     window.addEventListener("offline", () => connection(false));
     window.addEventListener("online", () => { load().then(() => connection(true), () => connection(false)); });
@@ -1112,7 +1384,9 @@
 
   async function init() {
     G.token = readToken(G.id);
-    try { G.numbers = localStorage.getItem("typhoon:numbers") === "1"; } catch (e) { G.numbers = false; }
+    // Hex numbers on unless the player turned them off (issue 15: retreats, the log and typed
+    // notation all name hexes by number).
+    try { G.numbers = localStorage.getItem("typhoon:numbers") !== "0"; } catch (e) { G.numbers = true; }
     $("numbers").checked = G.numbers;
     bind();
     try {
@@ -1125,6 +1399,8 @@
     pollLoop();
   }
 
+  G.hexInfo = hexInfo; // for overlays.js: a hex's centre and corners
+  G.redraw = drawOverlay; // for overlays.js: draw again once its data came
   G.centreOn = centreOn; // for tests: bring a hex into view without changing the zoom
   G.send = send; // for tests: play notation as the page would
   G.page = page; // for tests: show a given view

@@ -174,11 +174,26 @@
           el("td", { text: g.turn || "set-up" }),
           el("td", { text: g.phase.replace(/_/g, " ") }),
           el("td", { text: g.result || "in progress" }),
-          el("td", {}, el("a", { href, text: token ? "Continue" : "Watch / replay" }))));
+          el("td", {}, el("a", { href, text: token ? "Continue" : "Watch / replay" }),
+            token ? " " : "", token ? el("button", { type: "button", class: "delete", "data-delete": g.id, "aria-label": `Delete game ${g.id}`, onclick: () => deleteGame(g.id, token), text: "Delete" }) : "")));
       }
     } catch (e) {
       tbody.innerHTML = "";
       tbody.append(el("tr", {}, el("td", { colspan: 6, text: "Cannot list games: " + e.message })));
+    }
+  }
+
+  // Delete a saved game (issue 15), after a confirm; only the link that made it may (the
+  // server says so otherwise).
+  async function deleteGame(id, token) {
+    $("list-error").textContent = "";
+    if (!window.confirm(`Delete game ${id}? Its record is gone for good (download it first to keep it).`)) return;
+    try {
+      await api("DELETE", `/api/games/${encodeURIComponent(id)}`, undefined, token);
+      try { localStorage.removeItem("typhoon:token:" + id); } catch (e) { /* private mode */ }
+      await listGames();
+    } catch (e) {
+      $("list-error").textContent = `Cannot delete game ${id}: ${e.message}`;
     }
   }
 
