@@ -22,7 +22,9 @@ from typhoon.games import game_module
 
 class ShortlistSearchPlayer:
     """Roll-out search (roll-outs played by ``rollout_policy``) over :meth:`shortlist`; where
-    :meth:`searched` says no, the heuristic decides alone."""
+    :meth:`searched` says no, the heuristic decides alone (``unsearched``: why, in words)."""
+
+    unsearched = "not a searched decision"
 
     def __init__(
         self,
@@ -75,7 +77,7 @@ class ShortlistSearchPlayer:
             return self.inner.choose(state, actions)
         if not self.searched(state):
             a = self.heuristic.choose(state, actions)
-            self._own = f"{self.game.action_to_text(a)}: the heuristic's choice (not a searched decision)"
+            self._own = f"{self.game.action_to_text(a)}: the heuristic's choice ({self.unsearched})"
             return a
         a = self.inner.choose(state, self.shortlist(state, actions, max(2, self.config.candidates)))
         self.after(state, a)

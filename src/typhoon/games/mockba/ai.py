@@ -13,9 +13,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from typhoon.ai.budget import SEARCH_LEVELS, Budget
-from typhoon.ai.generic import RolloutSearchPlayer
-from typhoon.games import game_module
+from typhoon.ai.budget import SEARCH_LEVELS
+from typhoon.ai.shortlist import ShortlistSearchPlayer
 
 from .engine import base_cf, bridge_need, distance, odds
 from .rules import GERMAN, SIDE_NAMES, hex_index
@@ -287,55 +286,29 @@ def _spec_cf(s: State, uid: str) -> float:
     return float(base_cf(s, s.rules.unit_index[uid]))
 
 
-class MockbaSearchPlayer:
-    """The search levels for MOCKBA: the framework's roll-out search (typhoon.ai.generic) over the
-    heuristic's best actions only (a decision may have ten thousand legal moves, too many to score
-    one by one), its roll-outs played by the heuristic."""
+class MockbaSearchPlayer(ShortlistSearchPlayer):
+    """The search levels for MOCKBA (:class:`typhoon.ai.shortlist.ShortlistSearchPlayer`): roll-out
+    search over the heuristic's best actions only (a decision may have ten thousand legal moves,
+    too many to score one by one), its roll-outs played by the heuristic, at combat decisions
+    only (:func:`searched`)."""
+
+    unsearched = "not a combat decision"
 
     def __init__(self, level: str, seed: int | None = None):
-        self.name = level
-        self.heuristic = MockbaHeuristicPlayer(seed)
-        self._own: str | None = None  # the reason, when the heuristic decided
-        self.inner = RolloutSearchPlayer(
-            game_module("mockba"),
-            evaluate,
-            seed,
-            name=level,
-            config=SEARCH_LEVELS[level],
-            rollout_policy=rollout_policy,
-        )
+        super().__init__("mockba", level, seed, MockbaHeuristicPlayer(seed), evaluate, rollout_policy)
 
-    @property
-    def config(self) -> Budget:
-        return self.inner.config
+    def searched(self, state: Any) -> bool:
+        return searched(state)
 
-    @config.setter
-    def config(self, value: Budget) -> None:
-        self.inner.config = value
+    def shortlist(self, state: Any, actions: Sequence[Any], n: int) -> list[Any]:
+        return list(self.heuristic.ranked(state, actions, most=n))
 
-    @property
-    def rollouts_done(self) -> int:
-        return self.inner.rollouts_done
-
-    def choose(self, state: Any, actions: Sequence[Any]) -> Any:
-        self._own = None
-        if state.current_player() < 0 or len(actions) == 1:
-            return self.inner.choose(state, actions)
-        if not searched(state):
-            a = self.heuristic.choose(state, actions)
-            self._own = (
-                f"{game_module('mockba').action_to_text(a)}: the heuristic's choice (not a combat decision)"
-            )
-            return a
-        short = self.heuristic.ranked(state, actions, most=max(2, self.config.candidates))
-        a = self.inner.choose(state, short)
+    def after(self, state: Any, action: Any) -> None:
         b = state.battle
-        if a.kind == "cancel" and b is not None:  # as the heuristic does: never this attack again this phase
+        if (
+            action.kind == "cancel" and b is not None
+        ):  # as the heuristic does: never this attack again this phase
             self.heuristic._cancelled.add((state.turn, state.phase, b.target))
-        return a
-
-    def explain(self) -> str:
-        return self._own or self.inner.explain()
 
 
 def searched(s: Any) -> bool:
