@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
@@ -109,3 +110,31 @@ def end_phase(page: Any, key: bool = False) -> None:
             page.keyboard.press("e")
         else:
             page.click("#end-yes")
+
+
+def wait_js(page: Any, expr: str, timeout: float = 60_000) -> None:
+    """Wait until ``expr`` (over the page's ``G = window.typhoon``) holds, once a view is in."""
+    page.wait_for_function(
+        f"() => {{ const G = window.typhoon; return !!(G && G.view && ({expr})); }}", timeout=timeout
+    )
+
+
+def js(page: Any, expr: str) -> Any:
+    """``expr`` evaluated over the page's ``G = window.typhoon``."""
+    return page.evaluate(f"() => {{ const G = window.typhoon; return ({expr}); }}")
+
+
+def new_game(server: str, *actions: str, **body: Any) -> dict[str, Any]:
+    """A game made through the API (hot seat, seed 5 unless told), played up to a position."""
+    body = {"mode": "hotseat", "seed": 5, **body}
+    with httpx.Client(base_url=server, timeout=120) as c:
+        g = c.post("/api/games", json=body).json()
+        if actions:
+            v = c.get(f"/api/games/{g['id']}").json()
+            r = c.post(
+                f"/api/games/{g['id']}/actions",
+                json={"actions": list(actions), "seen": v["version"]},
+                headers={"X-Typhoon-Token": g["token"]},
+            )
+            assert r.status_code == 200, r.text
+    return dict(g)

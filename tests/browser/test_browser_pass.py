@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from browserfix import js, new_game, wait_js
+
 pytestmark = pytest.mark.browser
 
 SIZES = [(1366, 768), (1024, 768), (390, 844)]
@@ -22,32 +24,9 @@ JARGON = re.compile(
 )
 
 
-def wait_js(page: Any, expr: str, timeout: float = 20_000) -> None:
-    page.wait_for_function(
-        f"() => {{ const G = window.typhoon; return !!(G && G.view && ({expr})); }}", timeout=timeout
-    )
-
-
-def js(page: Any, expr: str) -> Any:
-    return page.evaluate(f"() => {{ const G = window.typhoon; return ({expr}); }}")
-
-
 def hotseat(server: str, *actions: str, game: str | None = None, seed: int = 5) -> dict[str, Any]:
     """A hot-seat game, played through the API up to a position."""
-    body: dict[str, Any] = {"mode": "hotseat", "seed": seed}
-    if game:
-        body["game"] = game
-    with httpx.Client(base_url=server, timeout=60) as c:
-        g = c.post("/api/games", json=body).json()
-        if actions:
-            v = c.get(f"/api/games/{g['id']}").json()
-            r = c.post(
-                f"/api/games/{g['id']}/actions",
-                json={"actions": list(actions), "seen": v["version"]},
-                headers={"X-Typhoon-Token": g["token"]},
-            )
-            assert r.status_code == 200, r.text
-    return dict(g)
+    return new_game(server, *actions, seed=seed, **({"game": game} if game else {}))
 
 
 def in_viewport(page: Any, selector: str) -> bool:

@@ -16,33 +16,9 @@ from typing import Any
 import httpx
 import pytest
 
+from browserfix import js, new_game, wait_js
+
 pytestmark = pytest.mark.browser
-
-
-def wait_js(page: Any, expr: str, timeout: float = 30_000) -> None:
-    page.wait_for_function(
-        f"() => {{ const G = window.typhoon; return !!(G && G.view && ({expr})); }}", timeout=timeout
-    )
-
-
-def js(page: Any, expr: str) -> Any:
-    return page.evaluate(f"() => {{ const G = window.typhoon; return ({expr}); }}")
-
-
-def new_game(server: str, *actions: str, **body: Any) -> dict[str, Any]:
-    """A game made through the API (hot seat unless told), played up to a position."""
-    body = {"mode": "hotseat", "seed": 5, **body}
-    with httpx.Client(base_url=server, timeout=60) as c:
-        g = c.post("/api/games", json=body).json()
-        if actions:
-            v = c.get(f"/api/games/{g['id']}").json()
-            r = c.post(
-                f"/api/games/{g['id']}/actions",
-                json={"actions": list(actions), "seen": v["version"]},
-                headers={"X-Typhoon-Token": g["token"]},
-            )
-            assert r.status_code == 200, r.text
-    return dict(g)
 
 
 def game_keys(server: str) -> list[str]:

@@ -11,6 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
+from browserfix import js, new_game, wait_js
+
 pytestmark = pytest.mark.browser
 
 SETUP = ("setup standard", "setup standard")
@@ -18,27 +20,8 @@ SETUP = ("setup standard", "setup standard")
 TO_COMBAT = (*SETUP, "move G17Pz 2359-2556", "move G18Pz 2360-2556", "move G10Mot 2361-2556", "end")
 
 
-def wait_js(page: Any, expr: str, timeout: float = 60_000) -> None:
-    page.wait_for_function(
-        f"() => {{ const G = window.typhoon; return !!(G && G.view && ({expr})); }}", timeout=timeout
-    )
-
-
-def js(page: Any, expr: str) -> Any:
-    return page.evaluate(f"() => {{ const G = window.typhoon; return ({expr}); }}")
-
-
 def hotseat_tmc(server: str, *actions: str) -> dict[str, Any]:
-    with httpx.Client(base_url=server, timeout=120) as c:
-        g = c.post("/api/games", json={"mode": "hotseat", "game": "tmc", "edition": "1", "seed": 3}).json()
-        v = c.get(f"/api/games/{g['id']}").json()
-        r = c.post(
-            f"/api/games/{g['id']}/actions",
-            json={"actions": list(actions), "seen": v["version"]},
-            headers={"X-Typhoon-Token": g["token"]},
-        )
-        assert r.status_code == 200, r.text
-    return dict(g)
+    return new_game(server, *actions, game="tmc", edition="1", seed=3)
 
 
 def click_hex(page: Any, hex_id: str) -> None:

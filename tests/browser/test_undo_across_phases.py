@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_browser_pass import hotseat, js, wait_js
+from test_browser_pass import hotseat
 
-from browserfix import end_phase
+from browserfix import end_phase, js, wait_js
 
 pytestmark = pytest.mark.browser
 
