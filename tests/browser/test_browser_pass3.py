@@ -113,7 +113,10 @@ def test_tmc_stack_picker_move_the_stack_together_and_hover(browser: Any, server
         assert js(page, f"G.view.units.filter(u => {ids!r}.includes(u.id)).map(u => u.hex)") == [dst, dst]
         # Hover the moved stack: the line under the map names both units.
         page.evaluate(f"() => window.typhoon.centreOn('{dst}')")
-        box = page.locator(f"#board g.unit[data-hex='{dst}']").first.bounding_box()
+        counter = page.locator(f"#board g.unit[data-hex='{dst}']").first
+        counter.wait_for(state="visible")  # the map's unit layer is redrawn after the move
+        box = counter.bounding_box()
+        assert box is not None
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.wait_for_function("() => document.getElementById('hover-info').textContent.includes('2 units')")
         hover = page.inner_text("#hover-info")
