@@ -219,6 +219,41 @@
       const px = w / ($("board").clientWidth || 900);
       svg.style.setProperty("--px", px.toFixed(3));
       svg.toggleAttribute("data-far", (2 * G.r) / px < 16);
+      if (G.grid && !G.numbersDue) {
+        G.numbersDue = true; // once a frame while dragging
+        requestAnimationFrame(() => { G.numbersDue = false; const m = mapSvg(); if (m) gridNumbers(m); });
+      }
+    }
+  }
+
+  // Hex numbers of a map that declares its grid (too large for a label per hex): the client
+  // writes them for the hexes in view only, and none when the view is far out.
+  function gridNumbers(svg) {
+    let g = svg.querySelector("#ty-hexnums");
+    if (!G.grid) return;
+    if (!g) {
+      g = svgEl("g", { id: "ty-hexnums", "pointer-events": "none" });
+      const under = svg.querySelector("#layer") || svg.querySelector("#overlay"); // counters cover them
+      if (under && under.parentNode) under.parentNode.insertBefore(g, under);
+      else svg.append(g);
+    }
+    g.replaceChildren();
+    const vb = G.vb;
+    if (!G.numbers || !vb || svg.hasAttribute("data-far")) return;
+    const L = G.grid;
+    const c0 = Math.max(1, Math.floor((vb.x - L.x0) / (1.5 * L.r)));
+    const c1 = Math.min(L.cols, Math.ceil((vb.x + vb.w - L.x0) / (1.5 * L.r)) + 2);
+    const r0 = Math.max(1, Math.floor((vb.y - L.y0) / (2 * L.h)));
+    const r1 = Math.min(L.rows, Math.ceil((vb.y + vb.h - L.y0) / (2 * L.h)) + 2);
+    const size = (G.r * 0.32).toFixed(1);
+    for (let c = c0; c <= c1; c++) {
+      for (let r = r0; r <= r1; r++) {
+        const id = pad(c) + pad(r);
+        const [cx, cy] = gridCentre(id);
+        const t = svgEl("text", { class: "ty-hexnum", x: cx.toFixed(1), y: (cy - L.h * 0.62).toFixed(1), "font-size": size, "text-anchor": "middle", fill: "#5a5540", "fill-opacity": "0.6" });
+        t.textContent = id;
+        g.append(t);
+      }
     }
   }
 
@@ -1248,7 +1283,7 @@
   function toggleNumbers() {
     G.numbers = $("numbers").checked;
     const svg = mapSvg();
-    if (svg) svg.classList.toggle("numbers", G.numbers);
+    if (svg) { svg.classList.toggle("numbers", G.numbers); gridNumbers(svg); }
     try { localStorage.setItem("typhoon:numbers", G.numbers ? "1" : "0"); } catch (e) { /* private mode */ }
   }
 
