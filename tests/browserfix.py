@@ -119,9 +119,9 @@ def wait_js(page: Any, expr: str, timeout: float = 60_000) -> None:
     )
 
 
-def js(page: Any, expr: str) -> Any:
-    """``expr`` evaluated over the page's ``G = window.typhoon``."""
-    return page.evaluate(f"() => {{ const G = window.typhoon; return ({expr}); }}")
+def js(page: Any, expr: str, arg: Any = None) -> Any:
+    """``expr`` evaluated over the page's ``G = window.typhoon`` (and ``arg``)."""
+    return page.evaluate(f"(arg) => {{ const G = window.typhoon; return ({expr}); }}", arg)
 
 
 def new_game(server: str, *actions: str, **body: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from browserfix import js, wait_js
 from typhoon.games import game_keys, register_game, unregister_game
 
 pytestmark = pytest.mark.browser
@@ -24,16 +25,6 @@ def ma() -> Iterator[None]:
     yield
     if not known:
         unregister_game("ma")
-
-
-def wait_js(page: Any, expr: str, timeout: float = 20_000) -> None:
-    page.wait_for_function(
-        f"() => {{ const G = window.typhoon; return !!(G && G.view && ({expr})); }}", timeout=timeout
-    )
-
-
-def js(page: Any, expr: str, arg: Any = None) -> Any:
-    return page.evaluate(f"(arg) => {{ const G = window.typhoon; return ({expr}); }}", arg)
 
 
 # The first legal action, and how the page offers it (the fields of games/frontends.py).

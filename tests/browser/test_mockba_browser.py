@@ -10,17 +10,9 @@ from typing import Any
 import httpx
 import pytest
 
+from browserfix import js, wait_js
+
 pytestmark = pytest.mark.browser
-
-
-def wait_js(page: Any, expr: str, timeout: float = 20_000) -> None:
-    page.wait_for_function(
-        f"() => {{ const G = window.typhoon; return !!(G && G.view && ({expr})); }}", timeout=timeout
-    )
-
-
-def js(page: Any, expr: str, arg: Any = None) -> Any:
-    return page.evaluate(f"(arg) => {{ const G = window.typhoon; return ({expr}); }}", arg)
 
 
 # The first legal action of a kind (else the first), and how the page offers it

@@ -11,20 +11,9 @@ from typing import Any
 
 import pytest
 
-from browserfix import end_phase
+from browserfix import end_phase, js, wait_js
 
 pytestmark = pytest.mark.browser
-
-
-def wait_js(page: Any, expr: str, timeout: float = 30_000) -> None:
-    page.wait_for_function(
-        f"() => {{ const G = window.typhoon; return !!(G && G.view && ({expr})); }}",
-        timeout=timeout,
-    )
-
-
-def js(page: Any, expr: str) -> Any:
-    return page.evaluate(f"() => {{ const G = window.typhoon; return ({expr}); }}")
 
 
 FREE_MOVE = """G.legal.find(a => a.kind === 'move' && !G.view.units.some(u => u.hex === a.dst)

@@ -129,3 +129,16 @@ class FrontEnds:
 
 
 __all__ = ["FrontEnds", "ToText"]
+
+
+def sequence_section(rows: list[list[str]], current: int | None) -> dict[str, Any]:
+    """The rules reference's "Sequence of play" section (``rules_reference``): one [phase,
+    side] row per phase, ``current`` the index of the phase in progress (None: none, or out
+    of range)."""
+    return {
+        "key": "sequence",
+        "title": "Sequence of play",
+        "head": ["Phase", "Side"],
+        "rows": rows,
+        "current": current if current is not None and 0 <= current < len(rows) else None,
+    }

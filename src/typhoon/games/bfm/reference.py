@@ -10,6 +10,7 @@ from typing import Any
 from typhoon.games.bfm.preview import RESULT_WORDS
 from typhoon.games.bfm.rules import SIDE_NAMES, editions
 from typhoon.games.bfm.state import State
+from typhoon.games.frontends import sequence_section
 
 
 def _first(mask: int) -> int:
@@ -51,13 +52,7 @@ def rules_reference(s: State) -> dict[str, Any]:
         "title": "Rules reference: "
         + re.sub(r",? rules of seed \d+", "", editions().get(rules.edition, rules.edition)),
         "sections": [
-            {
-                "key": "sequence",
-                "title": "Sequence of play",
-                "head": ["Phase", "Side"],
-                "rows": phases,
-                "current": s.phase if 0 <= s.phase < len(phases) else None,
-            },
+            sequence_section(phases, s.phase),
             {
                 "key": "crt",
                 "title": "Combat results table",

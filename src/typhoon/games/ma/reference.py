@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from typhoon.games.frontends import sequence_section
 from typhoon.games.ma.rules import SIDE_NAMES, editions
 from typhoon.games.ma.state import PHASES, State
 
@@ -47,13 +48,7 @@ def rules_reference(s: State) -> dict[str, Any]:
     return {
         "title": f"Rules reference: Moscow Attacked! {editions()[r.edition]}",
         "sections": [
-            {
-                "key": "sequence",
-                "title": "Sequence of play",
-                "head": ["Phase", "Side"],
-                "rows": [[p.name, SIDE_NAMES[p.side].capitalize()] for p in PHASES],
-                "current": s.phase if 0 <= s.phase < len(PHASES) else None,
-            },
+            sequence_section([[p.name, SIDE_NAMES[p.side].capitalize()] for p in PHASES], s.phase),
             {
                 "key": "crt",
                 "title": "Combat results table",

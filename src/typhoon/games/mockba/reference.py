@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from typhoon.games.frontends import sequence_section
 from typhoon.games.mockba.rules import SIDE_NAMES, editions
 from typhoon.games.mockba.state import PHASES, State
 
@@ -35,13 +36,9 @@ def rules_reference(s: State) -> dict[str, Any]:
     return {
         "title": f"Rules reference: MOCKBA, {editions().get(r.edition, r.edition)}",
         "sections": [
-            {
-                "key": "sequence",
-                "title": "Sequence of play",
-                "head": ["Phase", "Side"],
-                "rows": [[p.name, SIDE_NAMES[p.side].capitalize()] for p in PHASES],
-                "current": s.phase if s.setup < 0 and 0 <= s.phase < len(PHASES) else None,
-            },
+            sequence_section(
+                [[p.name, SIDE_NAMES[p.side].capitalize()] for p in PHASES], s.phase if s.setup < 0 else None
+            ),
             {
                 "key": "crt",
                 "title": "Combat results table",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from typhoon.games.frontends import sequence_section
 from typhoon.games.tmc.combat import RESULT_WORDS, TERRAIN_DRM, load_crt
 from typhoon.games.tmc.rules import SIDE_NAMES
 from typhoon.games.tmc.state import State
@@ -25,13 +26,7 @@ def rules_reference(s: State) -> dict[str, Any]:
     crt = load_crt()
     wt = load_weather()
     sections: list[dict[str, Any]] = [
-        {
-            "key": "sequence",
-            "title": "Sequence of play",
-            "head": ["Phase", "Side"],
-            "rows": [[p.name, SIDE_NAMES[p.side].capitalize()] for p in rules.phases],
-            "current": s.phase if 0 <= s.phase < len(rules.phases) else None,
-        }
+        sequence_section([[p.name, SIDE_NAMES[p.side].capitalize()] for p in rules.phases], s.phase)
     ]
     for side in (0, 1):
         sections.append(
