@@ -58,6 +58,20 @@ def test_search_level_decides_from_the_heuristic_shortlist() -> None:
     assert len(short) == 2 and short[0] == h.choose(s, legal)
 
 
+def test_search_never_redeclares_an_attack_it_had_to_call_off() -> None:
+    """docs/MOCKBA_AI.md: an attack called off is not declared again that phase. Without the
+    memory the search declared an attack whose only follow-up was a forced cancel, for ever (seed
+    1, turn 5: thousands of declare/cancel pairs, and the 20-game match never ended)."""
+    s0 = world({"G9A.inf1": "1836", "16A.rif1": "1937"}, phase="g_combat")
+    p = ai.MockbaSearchPlayer("search:fast", seed=1)
+    declare = next(a for a in legal_actions(s0) if a.kind == "attack" and a.target == "1937")
+    assert declare in p.shortlist(s0, legal_actions(s0), 4)
+    s1, _ = apply(s0, declare)
+    cancel = next(a for a in legal_actions(s1) if a.kind == "cancel")
+    assert p.choose(s1, [cancel]) == cancel  # forced: it must still be remembered
+    assert all(a.kind != "attack" for a in p.shortlist(s0, legal_actions(s0), 4))
+
+
 def test_search_level_leaves_other_decisions_to_the_heuristic() -> None:
     """docs/MOCKBA_AI.md: a move or air decision is the heuristic's (a roll-out of a few decisions
     after one unit's move is mostly the same side's further moves: noise for 0.25-0.5 s)."""
