@@ -21,6 +21,7 @@ included, and never lets a phase reach a point where it cannot end with one unit
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from typhoon.errors import IllegalActionError
@@ -30,7 +31,7 @@ from typhoon.games.bfm.flow import end_phase
 from typhoon.games.bfm.rules import Rules
 from typhoon.games.bfm.state import State
 from typhoon.hexgrid import bit_list, bits
-from typhoon.mechanics.movement import adjacent_moves, reach, reach_on_grid
+from typhoon.mechanics.movement import reach, reach_on_grid
 from typhoon.mechanics.zoc import zoc_mask
 
 _UNIT_CACHE = "moves"
@@ -85,16 +86,17 @@ def _phase_facts(s: State) -> dict[str, Any]:
 class UnitMoves:
     """All moves of one unit in this phase, ignoring friendly units."""
 
-    __slots__ = ("moves", "dsts", "dmask", "filtered", "_by_key", "near")
+    __slots__ = ("moves", "dsts", "dmask", "anymask", "filtered", "_by_key", "near")
 
     def __init__(self, moves: list[Move], dsts: list[int], start: int, dmask: int = -1, near: int = -1):
         self.moves = moves
         self.near = near  # the hexes these moves depend on (all, if -1)
-        self.dsts = dsts
+        self.dsts = dsts  # ascending: the moves to one destination are consecutive
         if dmask < 0:
             dmask = 0
             for d in dsts:
                 dmask |= 1 << d
+        self.anymask = dmask  # every destination, the unit's own hex included (a move out and back)
         self.dmask = dmask & ~(1 << start)  # destinations other than the unit's own hex
         # Moves left once the destinations in a bitset are excluded (memoised by bitset).
         self.filtered: dict[int, list[Move]] = {0: moves}
@@ -103,7 +105,25 @@ class UnitMoves:
     def without(self, bad: int) -> list[Move]:
         got = self.filtered.get(bad)
         if got is None:
-            got = self.filtered[bad] = [m for m, d in zip(self.moves, self.dsts) if not (bad >> d) & 1]
+            # Cut the excluded destinations' runs out of the (destination-ordered) list: a few
+            # slices instead of a test per move; the order of the moves left is unchanged.
+            moves = self.moves
+            hit = bad & self.anymask
+            if not hit:
+                got = moves
+            else:
+                dsts = self.dsts
+                got = []
+                lo = 0
+                while hit:
+                    low = hit & -hit
+                    hit ^= low
+                    d = low.bit_length() - 1
+                    i = bisect_left(dsts, d, lo)
+                    got += moves[lo:i]
+                    lo = bisect_right(dsts, d, i)
+                got += moves[lo:]
+            self.filtered[bad] = got
         return got
 
     def find(self, dst: str, via: tuple[str, ...]) -> Move | None:
@@ -140,58 +160,110 @@ def options(s: State, u: int) -> UnitMoves:
         return got
     if len(memo) > _MEMO_LIMIT:
         memo.clear()  # bounded: long training runs must not grow without end
-    moves: list[Move] = []
-    dsts: list[int] = []
-    dmask = -1
-    if rail or mud:
-        if rail:
-            found = reach(
-                start,
-                allowance,
-                m.rail_neighbours,
-                m.rail_cost,
-                facts["enemy_occ"],
-                facts["enemy_zoc"],
-                notable,
-            )
-            pairs = sorted({(dst, seen & ~(1 << dst)) for dst, seen in found})
-        else:
-            pairs = sorted((d, 0) for d, _ in adjacent_moves(start, grid.neighbours, facts["enemy_occ"], 0))
-        for dst, via_mask in pairs:
-            moves.append(_move(rules, u, start, dst, via_mask))
-            dsts.append(dst)
+    if rail:
+        found = reach(
+            start,
+            allowance,
+            m.rail_neighbours,
+            m.rail_cost,
+            facts["enemy_occ"],
+            facts["enemy_zoc"],
+            notable,
+        )
+        got = _with_via(rules, u, start, sorted({(dst, seen & ~(1 << dst)) for dst, seen in found}), near)
+    elif mud:
+        # One hex, whatever the terrain or zones of control: every neighbour free of the enemy
+        # (``expand`` of one hex is exactly its neighbours on the map).
+        got = _plain(rules, u, start, True, grid.expand(1 << start) & ~facts["enemy_occ"], near)
     else:
         layers = reach_on_grid(
             start, allowance, grid.expand, m.forest_mask, facts["enemy_occ"], facts["enemy_zoc"], notable
         )
         if len(layers) <= 1 and 0 in layers or not layers:
-            # Common case: no city to take on the way; destinations come out in hex order.
-            dmask = layers.get(0, 0)
-            ids = grid.ids
-            uid = rules.units[u].id
-            src = ids[start]
-            dsts = bit_list(dmask)
-            # tuple.__new__ skips Move's generated __new__ (this is the engine's hottest
-            # loop: every unit's destinations, every phase).
-            moves = [_tuple_new(Move, (uid, src, ids[d], (), "move")) for d in dsts]
+            # Common case: no city to take on the way.
+            got = _plain(rules, u, start, False, layers.get(0, 0), near)
         else:
             pairs = sorted({(d, seen & ~(1 << d)) for seen, dm in layers.items() for d in bits(dm)})
-            for dst, via_mask in pairs:
-                moves.append(_move(rules, u, start, dst, via_mask))
-                dsts.append(dst)
-    got = cache[u] = memo[key] = UnitMoves(moves, dsts, start, dmask, near)
+            got = _with_via(rules, u, start, pairs, near)
+    cache[u] = memo[key] = got
     return got
 
 
-def _move(rules: Rules, u: int, start: int, dst: int, via_mask: int) -> Move:
+def _sub_memo(name: str, rules: Rules) -> dict[Any, Any]:
+    """A memo kept in ``_MEMO`` under its own key (so clearing ``_MEMO`` clears it too, and it
+    never crowds out the surroundings memo)."""
+    key = (name, rules)
+    memo = _MEMO.get(key)
+    if memo is None:
+        memo = _MEMO[key] = {}
+    return memo
+
+
+def _plain(rules: Rules, u: int, start: int, mud: bool, dmask: int, near: int) -> UnitMoves:
+    """The moves of ``u`` from ``start`` to the hexes of ``dmask``, taking no city on the way.
+    Memoised by the destinations as well as by the surroundings: a unit whose surroundings
+    changed somewhere that does not change where it can go reuses its moves. ``near``
+    depends only on the key's fields."""
+    memo: dict[tuple[int, int, bool, int], UnitMoves] = _sub_memo("dst", rules)
+    rkey = (u, start, mud, dmask)
+    got = memo.get(rkey)
+    if got is None:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        dsts = bit_list(dmask)  # hex order, as the rules' listing order
+        # The Move tuples of one unit from one hex, by destination: made once, then shared by
+        # every listing that offers them (making them was most of a cold listing's cost).
+        rows: dict[tuple[int, int], dict[int, Move]] = _sub_memo("row", rules)
+        row = rows.get((u, start))
+        if row is None:
+            if len(rows) > _ROW_LIMIT:
+                rows.clear()
+            row = rows[(u, start)] = {}
+        try:
+            moves = [row[d] for d in dsts]
+        except KeyError:
+            ids = rules.map.grid.ids
+            uid = rules.units[u].id
+            src = ids[start]
+            for d in dsts:
+                if d not in row:
+                    # tuple.__new__ skips Move's generated __new__ (the engine's hottest loop).
+                    row[d] = _tuple_new(Move, (uid, src, ids[d], (), "move"))
+            moves = [row[d] for d in dsts]
+        got = memo[rkey] = UnitMoves(moves, dsts, start, dmask, near)
+    return got
+
+
+def _with_via(rules: Rules, u: int, start: int, pairs: list[tuple[int, int]], near: int) -> UnitMoves:
+    """The moves of ``u`` for sorted (destination, cities passed) pairs."""
     ids = rules.map.grid.ids
-    via = tuple(ids[h] for h in bits(via_mask)) if via_mask else ()
-    return Move(rules.units[u].id, ids[start], ids[dst], via)
+    uid = rules.units[u].id
+    src = ids[start]
+    vias = _VIAS.get(rules)
+    if vias is None:
+        vias = _VIAS[rules] = {0: ()}
+    elif len(vias) > _MEMO_LIMIT:
+        vias.clear()
+        vias[0] = ()
+    moves: list[Move] = []
+    dsts: list[int] = []
+    for dst, via_mask in pairs:
+        via = vias.get(via_mask)
+        if via is None:
+            via = vias[via_mask] = tuple([ids[h] for h in bit_list(via_mask)])
+        moves.append(_tuple_new(Move, (uid, src, ids[dst], via, "move")))
+        dsts.append(dst)
+    return UnitMoves(moves, dsts, start, -1, near)
+
+
+# Rules -> hex ids of the cities of a via bitset (few distinct sets: bounded by the map's cities).
+_VIAS: dict[object, dict[int, tuple[str, ...]]] = {}
 
 
 # Rules -> memo of unit moves by surroundings (see ``options``); bounded, cleared when full.
-_MEMO: dict[object, dict[tuple[object, ...], UnitMoves]] = {}
+_MEMO: dict[object, dict[Any, Any]] = {}
 _MEMO_LIMIT = 10_000  # entries of ~25 moves each: a few tens of MB at most
+_ROW_LIMIT = 5_000  # (unit, hex) rows of Move tuples, ~30 each
 
 
 _tuple_new = tuple.__new__
@@ -254,12 +326,36 @@ class _Chains:
 
 def _displaceable(s: State, movers: list[int]) -> tuple[int, _Chains | None]:
     """Hexes of unmoved units that can move directly to an empty hex, and (only if some
-    unmoved unit cannot) the chain structure for the others."""
+    unmoved unit cannot) the chain structure for the others. ``movers`` is ``_movers(s)``.
+
+    Worked out once per position and shared by the listing and by ``apply``'s check of a
+    move onto an occupied hex (one reasoning for both). Within a phase it depends only on
+    which units moved, the occupied hexes and the waiting unit: unmoved units are still on
+    their phase-start hexes, their moves are the phase's, and the enemy does not move."""
+    facts = _phase_facts(s)
     occupied = s.occ[0] | s.occ[1]
+    seen: dict[tuple[int, int, int], tuple[int, _Chains | None]] | None = facts.get(_DISP)
+    if seen is None:
+        seen = facts[_DISP] = {}
+    key = (s.done, occupied, s.stack)
+    got = seen.get(key)
+    if got is None:
+        if len(seen) > _DISP_LIMIT:
+            seen.clear()  # search reuses one phase's facts across many roll-outs
+        got = seen[key] = _displaceable_now(s, movers, occupied, facts[_UNIT_CACHE])
+    return got
+
+
+_DISP = "disp"
+_DISP_LIMIT = 4096
+
+
+def _displaceable_now(
+    s: State, movers: list[int], occupied: int, cache: dict[int, UnitMoves]
+) -> tuple[int, _Chains | None]:
     free = ~occupied
     direct = 0
     stuck = False
-    cache = _phase_facts(s)[_UNIT_CACHE]
     loc = s.loc
     for z in movers:
         um = cache.get(z) or options(s, z)
