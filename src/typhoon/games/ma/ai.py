@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from typhoon.ai.budget import SEARCH_LEVELS
+from typhoon.ai.generic import RolloutSearchPlayer, _draw, expected_value
 from typhoon.ai.shortlist import ShortlistSearchPlayer
 
 from .engine import (
@@ -330,13 +331,126 @@ class MaHeuristicPlayer:
         return self._first(actions, "end")
 
 
+# A roll-out plays at most the budget's ``horizon`` decisions and at most this many steps, die rolls
+# included: with the levels' horizon of 12 it hardly binds, but it bounds a decision's work whatever
+# the horizon or the chance nodes (tests/ma/test_ma_search.py).
+ROLLOUT_STEPS = 64
+# Searched decisions in one phase before the heuristic decides alone for the rest of it: a combat
+# phase of the basic game has about 40 (declarations, attackers, air, losses, retreats, advances).
+PHASE_SEARCHES = 120
+
+Ban = tuple[int, int, int]  # (turn, phase, target hex): an attack called off, not declared again
+
+
+def _banned(s: State, actions: Sequence[Any], bans: set[Ban]) -> list[Any]:
+    """``actions`` less the declarations on a target called off this phase (none when nothing
+    else would be left)."""
+    if s.battle is not None or not bans or not any(a.kind == "end" for a in actions):
+        return list(actions)  # 7.2 attacks still owed: a ban could leave only hopeless ones (a deadlock)
+    keep = [a for a in actions if a.kind != "attack" or (s.turn, s.phase, _hex(a.target)) not in bans]
+    return keep or list(actions)
+
+
+class _MaRollouts(RolloutSearchPlayer):
+    """The framework's roll-out search with two guards of Moscow Attacked!'s own: a roll-out
+    stops after ``horizon`` decisions or :data:`ROLLOUT_STEPS` steps (die rolls included), and
+    it never declares again an attack called off this phase (``cancel`` restores the position
+    exactly, so declare-then-cancel would otherwise be a loop the evaluation cannot see)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.bans: set[Ban] = set()
+        self.steps_done = 0  # roll-out steps (decisions and die rolls), all decisions together
+        self.max_steps = 0  # the most roll-out steps one decision took
+        self._decision_steps = 0
+
+    def rollout(self, state: Any, action: Any, side: int, seed: int, k: int) -> float:
+        game = self.game
+        rng = random.Random(seed * 1000003 + k)
+        bans = self.bans
+        b = state.battle
+        if action.kind == "cancel" and b is not None:
+            bans = bans | {(state.turn, state.phase, b.target)}
+        t = game.apply_unchecked(state, action)
+        decisions = steps = 0
+        while not t.is_terminal and decisions < self.config.horizon and steps < ROLLOUT_STEPS:
+            steps += 1
+            if t.current_player() < 0:
+                t = game.apply_unchecked(t, _draw(game, t, rng))
+                continue
+            acts = _banned(t, game.legal_actions(t), bans)
+            a = (self.rollout_policy or rollout_policy)(t, acts, rng)
+            tb = t.battle
+            if a.kind == "cancel" and tb is not None:
+                bans = bans | {(t.turn, t.phase, tb.target)}
+            t = game.apply_unchecked(t, a)
+            decisions += 1
+        self.steps_done += steps
+        self._decision_steps += steps
+        return (1.0 + expected_value(game, t, side, self.evaluate)) / 2.0
+
+    def decide(self, state: Any, actions: Sequence[Any]) -> tuple[Any, str]:
+        self._decision_steps = 0
+        try:
+            return super().decide(state, actions)
+        finally:
+            self.max_steps = max(self.max_steps, self._decision_steps)
+
+
 class MaSearchPlayer(ShortlistSearchPlayer):
     """The search levels for Moscow Attacked!: roll-out search (roll-outs played by the
     heuristic) over a short list that always holds the heuristic's own choice, the rest the
-    best by one-ply evaluation (:class:`typhoon.ai.shortlist.ShortlistSearchPlayer`)."""
+    best by one-ply evaluation (:class:`typhoon.ai.shortlist.ShortlistSearchPlayer`), at combat
+    decisions only (:func:`searched`; the rest are the heuristic's).
+
+    An attack the search calls off (``cancel``) is not declared again in that phase: the
+    cancelled declaration restores the position exactly, and searching it again and again was
+    an endless loop (issue 12: the 20-game match that never finished). After
+    :data:`PHASE_SEARCHES` searched decisions in one phase the heuristic decides alone."""
+
+    unsearched = "not a combat decision"
 
     def __init__(self, level: str, seed: int | None = None):
         super().__init__("ma", level, seed, MaHeuristicPlayer(seed), evaluate, rollout_policy)
+        self.inner = _MaRollouts(
+            self.game, evaluate, seed, name=level, config=self.inner.config, rollout_policy=rollout_policy
+        )
+        self._phase: tuple[int, int] = (-1, -1)
+        self._searches = 0  # searched decisions in the phase ``_phase``
+
+    @property
+    def bans(self) -> set[Ban]:
+        assert isinstance(self.inner, _MaRollouts)
+        return self.inner.bans
+
+    def searched(self, state: Any) -> bool:
+        if not searched(state):
+            self.unsearched = "not a combat decision"
+            return False
+        here = (state.turn, state.phase)
+        if here != self._phase:
+            self._phase, self._searches = here, 0
+            self.bans.clear()  # a ban holds for its phase only
+        self._searches += 1
+        self.unsearched = f"more than {PHASE_SEARCHES} searched decisions this phase"
+        return self._searches <= PHASE_SEARCHES
+
+    def choose(self, state: Any, actions: Sequence[Any]) -> Any:
+        return super().choose(state, _banned(state, actions, self.bans))
+
+    def after(self, state: Any, action: Any) -> None:
+        b = state.battle
+        if action.kind == "cancel" and b is not None:
+            self.bans.add((state.turn, state.phase, b.target))
+
+
+def searched(s: State) -> bool:
+    """Search weighs the combat decisions only (which attack to declare, attackers and air, fire
+    or call off, losses, retreats, advances, exchanges): a roll-out of ``horizon`` decisions
+    resolves a battle, while after one unit's move it is mostly the same side's further moves and
+    the evaluation hardly moves (as for MOCKBA, docs/MOCKBA_AI.md). The movement phase was 30% of
+    a game's search time (94 of 325 searched decisions, issue 12 profile)."""
+    return s.battle is not None or s.phase_spec.kind == "combat"
 
 
 def _search(level: str) -> Callable[[int | None], Any]:
@@ -359,10 +473,13 @@ def rollout_policy(state: Any, actions: Sequence[Any], rng: random.Random) -> An
 
 __all__ = [
     "LEVELS",
+    "PHASE_SEARCHES",
+    "ROLLOUT_STEPS",
     "MaHeuristicPlayer",
     "MaSearchPlayer",
     "evaluate",
     "german_score",
     "moscow_distance",
     "rollout_policy",
+    "searched",
 ]

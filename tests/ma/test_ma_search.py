@@ -1,0 +1,120 @@
+"""Moscow Attacked!'s search levels (issue 12, the search:fast v heuristic match that never
+finished): a cancelled attack is not declared again that phase (``cancel`` restores the position
+exactly, so declare-then-cancel was an endless loop), a decision's roll-outs are bounded in steps
+whatever the horizon, and ``explain()`` names what was searched."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from typhoon.games.ma import ai
+from typhoon.games.ma.engine import apply, legal_actions, new_game
+from typhoon.games.ma.rules import GERMAN
+from typhoon.games.ma.rules import hex_index as _hex
+from typhoon.games.ma.state import State
+
+
+def _first_german_combat() -> State:
+    """The first German combat decision with no battle declared, both sides by the heuristic."""
+    rng = random.Random(1)
+    h = ai.MaHeuristicPlayer(1)
+    s = new_game()
+    while not (s.current_player() == GERMAN and s.phase_spec.kind == "combat" and s.battle is None):
+        acts = legal_actions(s)
+        a = acts[rng.randrange(len(acts))] if s.current_player() < 0 else h.choose(s, acts)
+        s, _ = apply(s, a)
+    return s
+
+
+def _small(p: ai.MaSearchPlayer, **kw: Any) -> ai.MaSearchPlayer:
+    p.config = replace(p.config, **{"rollouts": 4, "candidates": 2, **kw})
+    return p
+
+
+def test_a_cancelled_attack_is_not_declared_again_this_phase() -> None:
+    s = _first_german_combat()
+    acts = legal_actions(s)
+    declare = next(a for a in acts if a.kind == "attack")
+    t, _ = apply(s, declare)
+    assert t.battle is not None and any(a.kind == "cancel" for a in legal_actions(t))
+    p = _small(ai.MaSearchPlayer("search:fast", 0), candidates=99)  # the short list: every action
+    seen: list[list[Any]] = []
+
+    def cancel_or_first(state: Any, actions: Any) -> tuple[Any, str]:
+        seen.append(list(actions))
+        return next((a for a in actions if a.kind == "cancel"), actions[0]), "forced"
+
+    p.inner.decide = cancel_or_first  # type: ignore[method-assign]
+    assert p.choose(t, legal_actions(t)).kind == "cancel"
+    back, _ = apply(t, next(a for a in legal_actions(t) if a.kind == "cancel"))
+    assert back == s  # the loop: cancel restores the position exactly
+    p.choose(back, legal_actions(back))
+    offered = seen[-1]
+    # Every declaration on the cancelled target is gone from what the search weighs; the rest stays.
+    assert all(a.kind != "attack" or _hex(a.target) != _hex(declare.target) for a in offered)
+    assert any(a.kind == "attack" for a in offered) or any(a.kind == "end" for a in offered)
+    # The ban is for this phase only (its key holds turn and phase; a new phase clears it).
+    assert p.bans == {(s.turn, s.phase, _hex(declare.target))}
+
+
+def test_a_decision_takes_a_bounded_number_of_rollout_steps() -> None:
+    # An unbounded horizon would play every roll-out to the end of the game (hundreds of steps):
+    # the step cap must bind.
+    s = _first_german_combat()
+    p = _small(ai.MaSearchPlayer("search:fast", 0), horizon=10**6)
+    p.choose(s, legal_actions(s))
+    used = p.rollouts_done
+    assert used > 0
+    assert 0 < p.inner.max_steps <= used * ai.ROLLOUT_STEPS  # type: ignore[attr-defined]
+    assert p.inner.steps_done <= used * ai.ROLLOUT_STEPS  # type: ignore[attr-defined]
+
+
+def test_explain_names_what_was_searched_and_when_the_heuristic_decided_alone() -> None:
+    s = _first_german_combat()
+    p = _small(ai.MaSearchPlayer("search:fast", 0))
+    a = p.choose(s, legal_actions(s))
+    why = p.explain()
+    assert "search: 2 candidate actions" in why and "roll-outs" in why
+    assert why.startswith(p.game.action_to_text(a))
+    # Past the per-phase limit the heuristic decides alone, and says so.
+    p._searches = ai.PHASE_SEARCHES
+    b = p.choose(s, legal_actions(s))
+    assert b == p.heuristic.choose(s, legal_actions(s))
+    assert "the heuristic's choice" in p.explain() and str(ai.PHASE_SEARCHES) in p.explain()
+
+
+def test_a_small_search_plays_a_whole_game_to_its_end() -> None:
+    # Issue 12: the match never finished. A whole game, search (German) v heuristic, ends: a
+    # heuristic game has about 430 actions, dice included.
+    rng = random.Random(3)
+    p = _small(ai.MaSearchPlayer("search:fast", 3), horizon=4)
+    h = ai.MaHeuristicPlayer(4)
+    s = new_game()
+    for _ in range(3000):
+        if s.is_terminal:
+            break
+        acts = legal_actions(s)
+        who = s.current_player()
+        a = acts[rng.randrange(len(acts))] if who < 0 else (p if who == GERMAN else h).choose(s, acts)
+        assert a in acts
+        s, _ = apply(s, a)
+    assert s.is_terminal and s.result in ("german", "soviet", "draw")
+
+
+def test_movement_is_the_heuristics_own_choice() -> None:
+    # Search weighs combat decisions only (ai.searched): a move is the heuristic's, and says so.
+    rng = random.Random(1)
+    h = ai.MaHeuristicPlayer(1)
+    s = new_game()
+    while not (
+        s.current_player() == GERMAN and s.phase_spec.kind == "movement" and len(legal_actions(s)) > 1
+    ):
+        acts = legal_actions(s)
+        a = acts[rng.randrange(len(acts))] if s.current_player() < 0 else h.choose(s, acts)
+        s, _ = apply(s, a)
+    p = ai.MaSearchPlayer("search:fast", 0)
+    a = p.choose(s, legal_actions(s))
+    assert a == h.choose(s, legal_actions(s)) and p.rollouts_done == 0
+    assert p.explain().endswith("the heuristic's choice (not a combat decision)")
