@@ -30,17 +30,14 @@ from typing import Any
 
 from typhoon.ai.budget import SEARCH_LEVELS
 from typhoon.ai.halving import Candidate, attack_candidates, successive_halving
-from typhoon.games.bfm.actions import Action, Roll
+from typhoon.games.bfm.actions import Action
 from typhoon.games.bfm.ai.combat import AttackPlan, plan_attacks
-from typhoon.games.bfm.ai.evaluate import german_score
-from typhoon.games.bfm.ai.heuristic import HeuristicPlayer, plan_key, scorer_for
+from typhoon.games.bfm.ai.heuristic import HeuristicPlayer, scorer_for
 from typhoon.games.bfm.ai.movement import MovePlan, plan_moves
+from typhoon.games.bfm.ai.rollout import PlanCache, play_rollout
 from typhoon.games.bfm.ai.scoring import Weights
-from typhoon.games.bfm.engine import apply_unchecked, legal_actions
 from typhoon.games.bfm.rules import GERMAN
 from typhoon.games.bfm.state import DECLARE, State
-
-ROLLS = tuple(Roll(d) for d in range(1, 7))
 
 
 @dataclass(frozen=True)
@@ -48,6 +45,12 @@ class SearchConfig:
     rollouts: int = 64  # roll-outs per phase plan
     candidates: int = 8  # plans compared per phase
     time_limit: float | None = None  # seconds per plan, None: no limit (reproducible)
+    # Roll-outs (typhoon.games.bfm.ai.rollout): share the heuristic's phase plans between the
+    # roll-outs of one decision (the same play, faster; False: every roll-out plans afresh),
+    # and how far a roll-out goes ("opponent": through the opponent's turn; "turn": to the
+    # end of the planning side's own turn, cheaper and a weaker model).
+    plan_cache: bool = True
+    horizon: str = "opponent"
 
 
 # The framework's search levels (typhoon.ai.budget), each with its budget.
@@ -160,10 +163,11 @@ class SearchPlayer(HeuristicPlayer):
         side = s.side
         dice_seed = self.rng.randrange(2**31)
         deadline = None if cfg.time_limit is None else t0 + cfg.time_limit
+        cache = PlanCache() if cfg.plan_cache else None
         live, used = successive_halving(
             cands,
             cfg.rollouts,
-            lambda plan, k: rollout(s, plan, _dice(dice_seed, k)),
+            lambda plan, k: play_rollout(s, plan, _dice(dice_seed, k), cache, cfg.horizon),
             side == GERMAN,
             deadline,
         )
@@ -209,28 +213,7 @@ def _dice(seed: int, k: int) -> list[int]:
 def rollout(s: State, plan: MovePlan | AttackPlan, dice: Sequence[int]) -> float:
     """Play ``plan`` from ``s``, then both sides by the heuristic until the planning side's
     next turn begins (or the game ends); the German expected score there."""
-    side = s.side
-    target = (s.turn + 1, side)
-    players = [HeuristicPlayer(0, explain=False), HeuristicPlayer(0, explain=False)]
-    planner = players[side]
-    if isinstance(plan, MovePlan):
-        planner._move_plan = (plan_key(s), plan)
-    else:
-        planner._attack_plan = (plan_key(s), plan)
-    roll_i = 0
-    t = s
-    while t.result is None:
-        if t.is_chance:
-            t = apply_unchecked(t, ROLLS[dice[roll_i % len(dice)] - 1])
-            roll_i += 1
-            continue
-        if (t.turn, t.side) >= target:
-            break
-        who = t.current_player()
-        acts = legal_actions(t)
-        a = players[who].choose(t, acts)
-        t = apply_unchecked(t, a)
-    return german_score(t)
+    return play_rollout(s, plan, dice)
 
 
 def make_search_player(level: str) -> Callable[[int | None], SearchPlayer]:
