@@ -34,7 +34,7 @@ Only numpy is needed here.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -176,6 +176,52 @@ class MaskedCodec:
         raise EncodingError(f"action code {code} is not legal here")
 
 
+class PartCodes:
+    """The code arrays of the stable parts of legal lists, kept by each part's identity.
+
+    An engine may hand out its legal list as a :class:`typhoon.games.driver.LegalList`: its
+    ``parts`` are list objects (one unit's moves, say) that the engine keeps unchanged while
+    they live and that mean the same in every state listing them, and whose concatenation is
+    the head of the list. A codec whose codes of such actions depend on the actions alone
+    encodes each part once, when first seen, and after that reads the part's array: a mask
+    costs the parts that changed since the last state, not the whole list. The memo holds
+    each part it keys (so an id is never reused while its entry lives) and is bounded."""
+
+    def __init__(self, limit: int = 20_000):
+        self.limit = limit
+        self._memo: dict[int, tuple[list[Any], npt.NDArray[np.int64]]] = {}
+
+    def clear(self) -> None:
+        self._memo.clear()
+
+    def codes(
+        self,
+        acts: Sequence[Any],
+        encode_part: Callable[[list[Any]], list[int]],
+        encode_rest: Callable[[Sequence[Any]], list[int]],
+    ) -> npt.NDArray[np.int64] | None:
+        """The codes of ``acts`` (a legal list) in order, or None if it has no parts.
+        ``encode_part``: the codes of one part (by value); ``encode_rest``: the codes of the
+        actions after the parts (may depend on the state)."""
+        parts = getattr(acts, "parts", None)
+        if not parts:
+            return None
+        memo = self._memo
+        if len(memo) > self.limit:
+            memo.clear()
+        arrays = []
+        n = 0
+        for p in parts:
+            got = memo.get(id(p))
+            if got is None or got[0] is not p:
+                got = memo[id(p)] = (p, np.array(encode_part(p), dtype=np.int64))
+            arrays.append(got[1])
+            n += len(p)
+        if n < len(acts):
+            arrays.append(np.array(encode_rest(acts[n:]), dtype=np.int64))
+        return np.concatenate(arrays) if len(arrays) > 1 else arrays[0].copy()
+
+
 class BlockLayout:
     """A base for action layouts: the integer space is cut into named blocks."""
 
@@ -238,6 +284,7 @@ __all__ = [
     "EncodingError",
     "EnvCodec",
     "MaskedCodec",
+    "PartCodes",
     "ObservationCodec",
     "edition_arg",
     "env_codec",

@@ -29,6 +29,31 @@ S = TypeVar("S")
 A = TypeVar("A")
 
 
+class LegalList(list):  # type: ignore[type-arg]
+    """A legal-action list that says how its head was assembled, for consumers that derive
+    something per action (e.g. the research environments' action codes).
+
+    ``parts``: list objects whose concatenation, in order, is the start of this list (the
+    actions after them are built fresh). A phase lists a part only if the engine keeps that
+    list object unchanged for as long as it lives (never mutated after it is handed out: one
+    unit's moves memoised across a phase's states, say), and only if its actions mean the same
+    in every state that lists it. So a consumer may keep what it derived from a part under the
+    part's identity, holding the part itself so that the identity is never reused. A plain
+    ``list`` (no parts) is equally valid: the parts are a hint, never the legal list."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[list[Any]] = []
+
+    def add_part(self, part: list[Any]) -> None:
+        """Append a stable part (see the class docstring); only before any fresh action."""
+        if part:
+            self.extend(part)
+            self.parts.append(part)
+
+
 class Driver(Generic[S, A]):
     """The bound engine functions of one game (see the module docstring).
 

@@ -30,6 +30,7 @@ from typhoon.games.bfm.actions import END, Action, End, Move
 from typhoon.games.bfm.flow import end_phase
 from typhoon.games.bfm.rules import Rules
 from typhoon.games.bfm.state import State
+from typhoon.games.driver import LegalList
 from typhoon.hexgrid import bit_list, bits
 from typhoon.mechanics.movement import reach, reach_on_grid
 from typhoon.mechanics.zoc import zoc_mask
@@ -372,7 +373,10 @@ def _displaceable_now(
 def legal(s: State) -> list[Action]:
     everyone = _movers(s)
     movers = [s.stack] if s.stack >= 0 else everyone
-    out: list[Action] = []
+    # Each unit's list is memoised with its UnitMoves (``moves`` or a ``without`` result) and
+    # never changed: the parts of a LegalList (the env codec keeps their codes by identity).
+    out = LegalList()
+    add = out.add_part
     occupied = s.occ[0] | s.occ[1]
     direct = -1
     chains: _Chains | None = None
@@ -382,7 +386,7 @@ def legal(s: State) -> list[Action]:
         um = cache.get(u) or options(s, u)
         hit = um.dmask & occupied
         if not hit and s.stack != u:
-            out.extend(um.moves)
+            add(um.moves)
             continue
         if direct < 0:
             direct, chains = _displaceable(s, everyone)
@@ -398,7 +402,7 @@ def legal(s: State) -> list[Action]:
                     bad &= ~low
         if s.stack == u:
             bad |= 1 << s.loc[u]  # it has to leave
-        out.extend(um.without(bad))
+        add(um.without(bad))
     if s.stack < 0:
         out.append(END)
     return out

@@ -46,6 +46,7 @@ from typing import Any
 
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
+from typhoon.games.driver import LegalList
 from typhoon.games.tmc import combat, combat_phase, overrun, rail, weather
 from typhoon.games.tmc.actions import (
     END,
@@ -115,9 +116,9 @@ def facts(s: State) -> dict[str, Any]:
             "frozen": s.frozen(),
             "units": {},
             "may": {},  # unit -> may_move (step MOVE), see legal()
-            "rmay": {},  # unit -> its own part of rail.may_entrain / may_detrain, see rail.legal()
+            "rmay": {},  # unit -> its own part of rail.may_entrain / may_detrain, see rail.add_legal()
             "seg": (-1, {}),  # (full hexes, unit -> its listed moves), see legal()
-            "rseg": (None, {}),  # (side-wide key, unit -> its rail actions), see rail.legal()
+            "rseg": (None, {}),  # (side-wide key, unit -> its rail actions), see rail.add_legal()
         }
         c["mv"] = f
     return f
@@ -300,7 +301,10 @@ def legal(s: State) -> list[Action]:
         return _legal_relocate(s)
     if s.step == OVERRUN:
         return list(overrun.legal(s))
-    out: list[Action] = []
+    # The per-unit lists below live on unchanged across the phase's states: the parts of a
+    # LegalList (the env codec keeps their codes by identity).
+    out = LegalList()
+    add = out.add_part
     full = full_hexes(s)
     # may_move per unit, kept with the phase facts: it reads only the unit's own fields, and
     # keep_facts drops the movers' entries (everything else that changes a unit resets the cache).
@@ -319,10 +323,11 @@ def legal(s: State) -> list[Action]:
             if ok is None:
                 ok = may[u] = may_move(s, u)
             got = seg[u] = reach(s, u).without(full) if ok else []
-        out.extend(got)
-    out.extend(_legal_reinforcements(s, full))
+        add(got)
     if s.side == SOVIET:
-        out.extend(rail.legal(s, full))
+        rail.add_legal(s, full, out)  # rail parts, then the (fresh) arrivals
+    else:
+        out.extend(_legal_reinforcements(s, full))
     out.extend(_legal_overruns(s))
     if _may_end(s, full):
         out.append(END)
@@ -362,7 +367,7 @@ def _legal_reinforcements(s: State, full: int) -> list[Action]:
 
 def _legal_relocate(s: State) -> list[Action]:
     rules = s.rules
-    out: list[Action] = []
+    out = LegalList()  # each unit's memoised list is a part (see legal)
     targets = tuple(rail.relocation_hexes(s))
     ids = rules.grid.ids
     # Thousands of actions per listing, and a relocation seldom changes the target hexes (only
@@ -385,7 +390,7 @@ def _legal_relocate(s: State) -> list[Action]:
                 got = memo[u, here] = [
                     _tuple_new(Relocate, (uid, n, "relocate")) for h, n in zip(targets, names) if h != here
                 ]
-            out.extend(got)
+            out.add_part(got)
     out.append(END)
     return out
 

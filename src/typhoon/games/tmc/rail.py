@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
+from typhoon.games.driver import LegalList
 from typhoon.games.tmc.actions import Action, Arrive, Detrain, Entrain, RailMove
 from typhoon.games.tmc.flow import due_reinforcements
 from typhoon.games.tmc.moving import allowance, full_hexes, keep_facts, remaining
@@ -175,9 +176,10 @@ def _reach(s: State, u: int) -> _RailReach:
     return got
 
 
-def legal(s: State, full: int) -> list[Action]:
+def add_legal(s: State, full: int, out: LegalList) -> None:
+    """Append the Soviet rail actions to ``out``: each unit's memoised list as a part, then
+    the arrivals."""
     rules = s.rules
-    out: list[Action] = []
     # Called by movement_phase.legal in step MOVE of the Soviet phase (so _can_act's side and
     # step tests hold). may_entrain / may_detrain are split: their side-wide conditions (usable
     # rail, no German near, entrainings left) are tested here per hex, and the unit's own part
@@ -204,9 +206,8 @@ def legal(s: State, full: int) -> list[Action]:
         if got is None:
             got = seg[u] = _unit_legal(s, u, full, near, entrain_hexes, own)
         if got:
-            out.extend(got)
+            out.add_part(got)
     out.extend(_legal_arrivals(s, full))
-    return out
 
 
 def _unit_legal(

@@ -47,7 +47,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from typhoon.env.codec import BlockLayout, EncodingError, MaskedCodec
+from typhoon.env.codec import BlockLayout, EncodingError, MaskedCodec, PartCodes
 from typhoon.games.bfm.actions import (
     END,
     ROLLS,
@@ -278,6 +278,7 @@ class ActionCodec(MaskedCodec):
         self.unit_of = dict(rules.unit_index)
         self.nbd = grid.neighbours_by_dir
         self._via_codes: dict[Move, int] = {}  # see ``_via_code``
+        self._parts = PartCodes()  # codes of the engine's per-unit move lists, by identity
 
     # -- single actions ------------------------------------------------------------------------
 
@@ -482,6 +483,9 @@ class ActionCodec(MaskedCodec):
         uo = self.unit_of
         hp = self.hid_pad
         if kind == "movement":  # the hot path: moves (by field index: they are tuples) and End
+            got = self._parts.codes(acts, self._moves_codes, lambda rest: [self._encode(s, a) for a in rest])
+            if got is not None:  # each unit's moves are a part whose codes are kept
+                return got
             via = self._via_code
             codes = [
                 ((TO + uo[a[0]] * NUM_HEXES + hp[a[2]]) if not a[3] else via(a))  # type: ignore[misc]
@@ -503,6 +507,16 @@ class ActionCodec(MaskedCodec):
                 for a in acts
             ]
         return np.array(codes, dtype=np.int64)
+
+    def _moves_codes(self, moves: Sequence[Move]) -> list[int]:
+        """The codes of moves (by value: a move's code does not depend on the state)."""
+        uo = self.unit_of
+        hp = self.hid_pad
+        via = self._via_code
+        return [
+            (TO + uo[a[0]] * NUM_HEXES + hp[a[2]]) if not a[3] else via(a)  # type: ignore[misc]
+            for a in moves
+        ]
 
     def _via_code(self, a: Move) -> int:
         """The code of a move through cities, remembered by value (a dict lookup costs a

@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from typhoon.env.codec import BlockLayout, EncodingError, MaskedCodec
+from typhoon.env.codec import BlockLayout, EncodingError, MaskedCodec, PartCodes
 from typhoon.games.tmc.actions import (
     END,
     ROLLS,
@@ -273,7 +273,7 @@ class TmcActionCodec(MaskedCodec):
         self.n_rail = len(L.rail)
         self.side_slots = tuple(tuple(sl for sl, sd in enumerate(L.sides) if sd == side) for side in (0, 1))
         self._move_codes: dict[Any, int] = {}  # codes of _STATELESS kinds, by value
-        self._list_codes: dict[int, tuple[list[Move], npt.NDArray[np.int64]]] = {}
+        self._parts = PartCodes()  # codes of the engine's per-unit lists, by identity
         self._by_kind = {
             "move": self._move,
             "roll": lambda s, a, x: self.b["ROLL"] + a.die - 1,
@@ -478,21 +478,38 @@ class TmcActionCodec(MaskedCodec):
         acts = legal_actions(s)
         if not acts:
             return np.zeros(0, dtype=np.int64)
-        x: dict[str, Any] = {}
-        head = self._move_lists(s, acts)
-        start = 0
-        parts: list[npt.NDArray[np.int64]] = []
-        if head is not None:
-            parts, start = head
+        # A movement listing is a LegalList whose parts are the units' memoised lists (moves,
+        # rail actions, relocations): their codes are kept by the part's identity.
+        got = self._parts.codes(acts, self._part_codes, lambda rest: self._codes(s, rest))
+        if got is not None:
+            return got
+        return np.array(self._codes(s, acts), dtype=np.int64)
+
+    def _part_codes(self, part: Sequence[Action]) -> list[int]:
+        """The codes of a part of a legal list: stateless kinds only (coded by value)."""
         by = self._by_kind
-        tail = acts[start:] if start else acts
+        out = []
+        for a in part:
+            kind = a[-1]  # type: ignore[index]
+            if kind not in _STATELESS:
+                raise EncodingError(f"a legal list's part holds a state-relative action: {a!r}")
+            code = self._move_codes.get(a)
+            if code is None:
+                code = by[kind](None, a, {})
+                self._remember(a, code)
+            out.append(code)
+        return out
+
+    def _codes(self, s: State, acts: Sequence[Action]) -> list[int]:
+        by = self._by_kind
+        x: dict[str, Any] = {}
         # Stateless kinds by value from the cache (state-relative kinds are never stored).
         cached: Any = self._move_codes.get
-        codes: list[int | None] = list(map(cached, tail))
+        codes: list[int | None] = list(map(cached, acts))
         if None in codes:
             for i, c in enumerate(codes):
                 if c is None:
-                    a = tail[i]
+                    a = acts[i]
                     kind = a[-1]  # type: ignore[index]
                     fn = by.get(kind)
                     if fn is None:
@@ -500,44 +517,7 @@ class TmcActionCodec(MaskedCodec):
                     code = codes[i] = fn(s, a, x)
                     if kind in _STATELESS:
                         self._remember(a, code)
-        if parts:
-            parts.append(np.array(codes, dtype=np.int64))
-            return np.concatenate(parts)
-        return np.array(codes, dtype=np.int64)
-
-    def _move_lists(self, s: State, acts: list[Action]) -> tuple[list[npt.NDArray[np.int64]], int] | None:
-        """The hot path of a movement phase: the engine's legal list starts with each movable
-        unit's cached list of legs (``movement_phase.reach(s, u).without(full)``), objects that
-        live on from state to state while the unit's reach holds; their codes are remembered
-        per list object. Returns (code arrays, number of moves) or None (the generic path) if
-        the list does not start with exactly those legs (checked by identity at both ends)."""
-        from typhoon.games.tmc import movement_phase as mp
-        from typhoon.games.tmc.state import MOVE
-
-        if s.rules.phases[s.phase].kind != "movement" or s.step != MOVE:
-            return None
-        full = mp.full_hexes(s)
-        lists = [
-            lst
-            for u in s.rules.side_units[s.side]
-            if mp.may_move(s, u)
-            for lst in (mp.reach(s, u).without(full),)
-            if lst
-        ]
-        n = sum(len(lst) for lst in lists)
-        if not lists or len(acts) < n or acts[0] is not lists[0][0] or acts[n - 1] is not lists[-1][-1]:
-            return None
-        cache = self._list_codes
-        if len(cache) > 20_000:  # pragma: no cover - bounded memory
-            cache.clear()
-        out = []
-        for lst in lists:
-            got = cache.get(id(lst))
-            if got is None or got[0] is not lst:
-                got = (lst, np.array([self._move(s, a, {}) for a in lst], dtype=np.int64))
-                cache[id(lst)] = got
-            out.append(got[1])
-        return out, n
+        return codes  # type: ignore[return-value]
 
     def decode(self, s: State, code: int) -> Action:
         """The engine action with this code in state ``s`` (whether or not it is legal there;
