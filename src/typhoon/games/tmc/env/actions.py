@@ -486,7 +486,52 @@ class TmcActionCodec(MaskedCodec):
         return np.array(self._codes(s, acts), dtype=np.int64)
 
     def _part_codes(self, part: Sequence[Action]) -> list[int]:
-        """The codes of a part of a legal list: stateless kinds only (coded by value)."""
+        """The codes of a part of a legal list: stateless kinds only (coded by value). A part
+        is one unit's list: its moves (one source hex), its rail moves (one source hex; then
+        detrain) or its relocations, worked out here without the by-value memo (anything
+        else, or anything a table lacks, goes the checked way: ``_value_codes``)."""
+        try:
+            got = self._part_fast(part)
+        except KeyError:
+            got = None
+        return self._value_codes(part) if got is None else got
+
+    def _part_fast(self, part: Sequence[Any]) -> list[int] | None:
+        first = part[0]
+        kind0 = first[-1]
+        uid = first[0]
+        if kind0 == "relocate":
+            k = self.layout.eb_rank.get(self.slot_of_id[uid])
+            if k is None or not all(a[-1] == "relocate" and a[0] == uid for a in part):
+                return None
+            base = self.b["RELOCATE"] + k * self.n_rail
+            rr = self.rail_rank
+            return [base + rr[a[1]] for a in part]
+        if kind0 != "move" and kind0 != "railmove":
+            return None
+        src = first[1]
+        n = 0
+        for a in part:
+            if a[-1] != kind0 or a[1] != src or a[0] != uid:
+                break
+            n += 1
+        head = part[:n] if n < len(part) else part
+        sl = self.slot_of_id[uid]
+        if kind0 == "move":
+            base = self.b["MOVE"] + self.layout.move_offset[sl]
+            ax = self.ax
+            q0, r0 = ax[src]
+            di = self.disc_index[self.layout.radius[sl]]
+            out = [base + di[(ax[a[2]][0] - q0, ax[a[2]][1] - r0)] for a in head]
+        else:
+            if self.layout.sides[sl] != SOVIET:
+                return None
+            base = self.b["RAIL"] + self.layout.side_rank[sl] * self.n_rail
+            rr = self.rail_rank
+            out = [base + rr[a[2]] for a in head]
+        return out + self._value_codes(part[n:]) if n < len(part) else out
+
+    def _value_codes(self, part: Sequence[Action]) -> list[int]:
         by = self._by_kind
         out = []
         for a in part:
