@@ -343,6 +343,20 @@ def _scen(d: dict[str, Any], n: int) -> dict[str, Any]:
             "scenario 1: unit G35Inf appears twice",
         ),
         (lambda d: d["reinforcements"]["german"].pop("Z"), "exactly U, V, W, X, Y, Z"),
+        (
+            lambda d: d["oob"]["setups"]["D"]["dated_strengths"]["units"]["G3Pz"].update(tanks=400),
+            "gives 7-10, not a worn 5-10",
+        ),
+        (
+            lambda d: d["oob"]["setups"]["D"]["dated_strengths"]["units"]["G2Pz"].pop("basis"),
+            "needs an object with a 'basis'",
+        ),
+        (
+            lambda d: d["oob"]["setups"]["D"]["dated_strengths"]["units"].update(
+                G13Pz={"tanks": 9, "basis": "x"}
+            ),
+            "G13Pz: not a starting unit of this OOB",
+        ),
     ],
 )
 def test_corrupt_scenario_data_raises_data_error(mutate, message):  # type: ignore[no-untyped-def]
@@ -395,3 +409,25 @@ def test_the_tula_workers_regiment_starts_in_tula(scenario: str) -> None:
     regiment = next(u.index for u in s.rules.units if u.id == "STulaWR")
     assert s.loc[regiment] == tula
     assert len(s.stacks[tula]) >= 2  # with the 50th Army's division(s) there
+
+
+def test_german_panzer_divisions_in_the_november_oob_are_weaker_than_on_30_september() -> None:
+    """Issue 14 revision 2 (docs/TMC_OOB.md §3, "Dated strengths"): the November (D, E) and December (F) German
+    set-ups give each panzer division its dated tank strength, read into the units.json bands;
+    the counters keep their 30 September strength in the September scenarios. Mid-November
+    most panzer divisions were under 50 tanks (4-10), the 2nd and 5th Pz (fresh in late
+    September) 50-99 (5-10); by early December all were under 50."""
+    sept = {u.id: u.cf for u in load_scenario(1).units if u.side == "german" and u.type == "armour"}
+    for number, fives in ((15, {"G2Pz", "G5Pz"}), (16, {"G2Pz", "G5Pz"}), (21, set())):
+        sc = load_scenario(number)
+        pz = {u.id: u for u in sc.units if u.side == "german" and u.type == "armour" and u.arrive == 0}
+        assert len(pz) == 14
+        for uid, u in pz.items():
+            assert u.cf == (5 if uid in fives else 4), (number, uid, u.cf)
+            assert u.cf < sept[uid], (number, uid)
+            assert u.kg is not None  # still 4+: becomes a KG, §8.1
+    assert sept["G2Pz"] == 7  # the counter as printed (30 September); 4-10 in December
+    # a German unit arriving later keeps its counter's strength (it is fresh on arrival)
+    assert all(
+        u.cf == CAT.units.units[u.id].cf for u in load_scenario(15).units if u.arrive or u.side == "soviet"
+    )

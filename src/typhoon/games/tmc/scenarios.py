@@ -17,16 +17,18 @@ reinforcements whose turn lies inside the scenario's range, [Q61]), start line a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Protocol
 
 from typhoon.errors import DataError
 from typhoon.games.tmc.oob import (
+    KG_MIN_CF,
     CfForm,
     Provenance,
     UnitCatalogue,
     UnitSpec,
+    derive,
     parse_provenance,
     parse_units,
     read_data,
@@ -52,6 +54,19 @@ class Placement:
 
 
 @dataclass(frozen=True)
+class DatedStrength:
+    """A starting unit's strength at its OOB's date where the counter's (its strength at first
+    appearance) no longer fits, e.g. a panzer division worn down by mid-November (issue 14,
+    reconstruction revision 2). The units.json band of this strength gives the CF it plays with."""
+
+    unit: str
+    men: int
+    tanks: int
+    cf: int
+    basis: str
+
+
+@dataclass(frozen=True)
 class Setup:
     """One starting force (§27.2): German A-F or Soviet 1-3."""
 
@@ -62,6 +77,7 @@ class Setup:
     base: str | None  # B = A + France, C = A + AG South, E = D + France
     placements: tuple[Placement, ...]
     provenance: Provenance
+    dated: Mapping[str, DatedStrength] = field(default_factory=dict)  # a derived OOB's includes its base's
 
     @property
     def hexes(self) -> dict[str, str]:
@@ -171,6 +187,37 @@ def _unit(units: UnitCatalogue, where: str, uid: Any, side: str) -> UnitSpec:
     return u
 
 
+def _dated(where: str, raw: Any, units: UnitCatalogue, placed: set[str]) -> dict[str, DatedStrength]:
+    """An OOB's ``dated_strengths`` block: {provenance, units: {id: {men?, tanks?, basis}}}."""
+    if raw is None:
+        return {}
+    where = f"{where}: dated_strengths"
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("units"), Mapping):
+        raise DataError(f"{where}: needs a 'units' object")
+    parse_provenance(where, raw.get("provenance"))
+    out: dict[str, DatedStrength] = {}
+    for uid, e in raw["units"].items():
+        w = f"{where}: {uid}"
+        if uid not in placed:
+            raise DataError(f"{w}: not a starting unit of this OOB")
+        u = units.units[uid]
+        if not isinstance(e, Mapping) or not isinstance(e.get("basis"), str) or not e["basis"]:
+            raise DataError(f"{w}: needs an object with a 'basis' (the historical source)")
+        men, tanks = e.get("men", u.men), e.get("tanks", u.tanks)
+        for name, v in (("men", men), ("tanks", tanks)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise DataError(f"{w}: {name} must be an integer >= 0, not {v!r}")
+        band = derive(units.bands, u.side, u.type, men, tanks)
+        # The counter is the unit at its first appearance; a later date only wears it down, and
+        # MA, CF form and the mechanised flag belong to the type, not the strength.
+        if (band.ma, band.cf_form, band.mechanised) != (u.ma, u.cf_form, u.mechanised) or band.cf > u.cf:
+            raise DataError(
+                f"{w}: dated strength gives {band.cf}-{band.ma}, not a worn {u.label} ({band.strength})"
+            )
+        out[uid] = DatedStrength(uid, men, tanks, band.cf, e["basis"])
+    return out
+
+
 def parse_setups(doc: Any, units: UnitCatalogue) -> dict[str, Setup]:
     if not isinstance(doc, Mapping) or not isinstance(doc.get("setups"), Mapping):
         raise DataError("oob.json: needs a 'setups' object")
@@ -219,6 +266,7 @@ def parse_setups(doc: Any, units: UnitCatalogue) -> dict[str, Setup]:
             base,
             tuple(placements),
             parse_provenance(where, raw.get("provenance")),
+            _dated(where, raw.get("dated_strengths"), units, seen),
         )
         base_units = {e[0] for e in raw_all[base].get("placements", [])} if base in raw_all else set()
         if grouped != seen - base_units:
@@ -239,6 +287,8 @@ def parse_setups(doc: Any, units: UnitCatalogue) -> dict[str, Setup]:
             )
         if not set(b.hexes.items()) <= set(s.hexes.items()):
             raise DataError(f"oob.json: OOB {code} must contain OOB {s.base} unchanged")
+        if b.dated:  # E = D + France: D's units at D's date
+            setups[code] = replace(s, dated={**b.dated, **s.dated})
     return setups
 
 
@@ -363,21 +413,26 @@ def scenario_from(cat: Catalogue, number: int) -> Scenario:
     out: list[ScenarioUnit] = []
     seen: dict[str, str] = {}
 
-    def add(u: UnitSpec, arrive: int, hx: str | None, option: str | None, source: str) -> None:
+    def add(
+        u: UnitSpec, arrive: int, hx: str | None, option: str | None, source: str, cf: int | None = None
+    ) -> None:
         if u.id in seen:
             raise DataError(f"{where}: unit {u.id} appears twice ({seen[u.id]} and {source})")
         seen[u.id] = source
         fixed = u.side == "german" and u.eb and hx is not None
+        cf = u.cf if cf is None else cf
+        kg = cat.units.kg.get(u.id) if cf >= KG_MIN_CF else None  # §8.1: CF 4+ becomes a KG
         out.append(
             ScenarioUnit(
-                u.id, u.name, u.side, u.type, u.cf, u.ma, u.cf_form, u.mechanised, arrive, hx, fixed, option,
-                cat.units.kg.get(u.id),
+                u.id, u.name, u.side, u.type, cf, u.ma, u.cf_form, u.mechanised, arrive, hx, fixed, option, kg,
             )
         )  # fmt: skip
 
     for code in (spec.soviet_oob, spec.german_oob):
+        dated = cat.setups[code].dated
         for p in cat.setups[code].placements:
-            add(cat.units.units[p.unit], 0, p.hex, None, f"OOB {code}")
+            d = dated.get(p.unit)
+            add(cat.units.units[p.unit], 0, p.hex, None, f"OOB {code}", None if d is None else d.cf)
     arrivals = [r for r in cat.reinforcements["soviet"]]
     for opt in spec.options:
         arrivals += cat.reinforcements[opt]
