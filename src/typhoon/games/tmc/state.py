@@ -385,16 +385,15 @@ class State(StateBase):
 
     def zoc_units_mask(self, side: int) -> int:
         """Hexes holding a unit of ``side`` that exerts a ZOC: not EB (§4.1), not flipped by a
-        pending overrun ([Q7]). Disrupted units keep their ZOC."""
+        pending overrun ([Q7]). Disrupted units keep their ZOC. (A hex never holds both sides'
+        units, so this is the hexes of the side's exerting units on the map.)"""
+        rules = self.rules
+        loc = self.loc
         out = 0
-        eb = self.rules.eb_mask
-        flipped = self.flipped
-        for h, us in self.stacks.items():
-            for u in us:
-                if not ((eb | flipped) >> u) & 1:
-                    if self.rules.units[u].side == side:
-                        out |= 1 << h
-                    break
+        for u in bit_list(rules.side_unit_mask[side] & ~(rules.eb_mask | self.flipped)):
+            h = loc[u]
+            if h >= 0:
+                out |= 1 << h
         return out
 
     def zoc(self, side: int) -> int:

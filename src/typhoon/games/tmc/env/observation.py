@@ -254,9 +254,11 @@ class TmcObservationCodec(BitPlanes):
             )[on]
             cells = (self.side_base[on] + self.dense_of[loc[on]])[:, None] + self.feature_offsets
             planes = np.bincount(cells.ravel(), weights=feats.ravel(), minlength=NUM_UNIT_CH * NUM_HEXES)
-            out[FIRST_UNIT : FIRST_UNIT + NUM_UNIT_CH] = np.minimum(planes, 1.0).reshape(
-                NUM_UNIT_CH, NUM_HEXES
-            )
+            # min(sum, 1): cast into the float32 planes, then cap there (the same values as
+            # capping in float64 first: rounding to float32 keeps x <= 1 below or at 1)
+            up = out[FIRST_UNIT : FIRST_UNIT + NUM_UNIT_CH]
+            up[...] = planes.reshape(NUM_UNIT_CH, NUM_HEXES)
+            up[up > 1.0] = 1.0
         else:
             out[FIRST_UNIT : FIRST_UNIT + NUM_UNIT_CH] = 0.0
         # hex sets
@@ -315,10 +317,7 @@ class TmcObservationCodec(BitPlanes):
             fatt,
             retr,
         ]
-        out[FIRST_HEXSET:FIRST_GLOBAL] = 0.0
-        used = [i for i, mk in enumerate(rows) if mk]
-        if used:
-            out[[FIRST_HEXSET + i for i in used]] = self._hex_planes([rows[i] for i in used])
+        self.write_planes(out[FIRST_HEXSET:FIRST_GLOBAL], rows)
         out[FIRST_GLOBAL:] = np.array(self.globals(s, observer), dtype=np.float32)[:, None]
         return out.reshape(OBS_SHAPE)
 
