@@ -216,3 +216,41 @@ def test_supply_at_scenario_start_with_the_standard_deployment(scenario: str) ->
         f"{counts[0][0]}/{counts[0][1]}, Soviet {counts[1][0]}/{counts[1][1]} ({1000 * dt:.2f} ms for both)"
     )
     assert counts[0][0] > 0 and counts[1][0] > 0
+
+
+def test_scenario_1_units_out_of_supply_at_the_start_are_the_known_limits() -> None:
+    """Issue 14 revision 4 (docs/TMC_OOB.md §4, docs/TMC_MAP.md "What is uncertain"): oobgen
+    prefers hexes the side can supply, which brought S107MRD from 1724 to 1823. The five units
+    still out of supply in scenario 1's standard set-up are pinned so the count cannot silently
+    grow: the German XXIII Corps at 1702-1707 (Army Group North's neighbour sector, supplied from
+    off the map; no German-repaired rail within 12 hexes of start-line hexes 1801-1807) and
+    S244RD at 1725, the only Soviet-side land hex next to start-line hex 1625 (§25.4 wants that
+    hex in Soviet ZOC), 7 hexes from Soviet rail (§11.2: 6)."""
+    from typhoon.games.tmc.rules import GERMAN, SOVIET, load_rules
+    from typhoon.games.tmc.setup_phase import setup_units
+    from typhoon.games.tmc.state import State
+    from typhoon.hexgrid import bit_list
+
+    rules = load_rules("1")
+    s = State(rules)
+    for side in (SOVIET, GERMAN):
+        for u in setup_units(rules, side):
+            if rules.units[u].setup >= 0:
+                s.put(u, rules.units[u].setup)
+    s.turn = rules.first_turn
+    g = rules.grid
+    out = {}
+    for side in (GERMAN, SOVIET):
+        sup = supply.supply_now(s, side)
+        out |= {rules.units[u].id: g.ids[s.loc[u]] for u in s.on_map(side) if not sup.has(s.loc[u])}
+    assert out == {
+        "G253Inf": "1702",
+        "G251Inf": "1704",
+        "G102Inf": "1706",
+        "G256Inf": "1707",
+        "S244RD": "1725",
+    }
+    tmap = rules.map
+    line = g.mask(tmap.start_lines["september"])
+    east_land = tmap.east_of["september"] & ~tmap.lake_hexes & ~line
+    assert [g.ids[h] for h in bit_list(g.neighbour_mask[g.index["1625"]] & east_land)] == ["1725"]

@@ -17,9 +17,12 @@ unit anchored nearest to it (reserve units count 30 km farther, deep ones 80 km)
 4 km more per unit already there (spreads stacks), never above 3 (§25.3); Soviet units
 anchored deeper than 8 hexes use the 10 free placements of §25.6 (farthest first), the rest
 are pulled to within 8 hexes; (3) EB units go to the nearest rail hex of their kind (German:
-German-repaired rail, §25.7; Soviet: rail, [Q69], using any §25.6 exceptions left). Start-line
-hexes that touch no own-side land hex cannot be covered by anyone and are skipped
-(scenarios.uncoverable_line_hexes). Without a map the anchors are only projected (no legality).
+German-repaired rail, §25.7; Soviet: rail, [Q69], using any §25.6 exceptions left). Steps (1)
+and (2) prefer hexes the side can supply at the start (§11 on the map with no enemy, issue 14
+revision 4): a covering hex in supply before one that covers more, and a hex out of supply counts 20 km
+farther from an anchor. Start-line hexes that touch no own-side land hex cannot be
+covered by anyone and are skipped (scenarios.uncoverable_line_hexes). Without a map the anchors
+are only projected (no legality, no supply).
 """
 
 from __future__ import annotations
@@ -45,6 +48,10 @@ STACK_LIMIT = 3
 SOVIET_DEPTH = 8
 SOVIET_DEEP_UNITS = 10
 STACK_PENALTY_KM = 4.0
+# A hex the side cannot supply at the start counts this much farther from a unit's anchor: about
+# two hexes, enough to step back into supply, not enough to drag a unit out of its sector (issue 14
+# revision 4).
+SUPPLY_PENALTY_KM = 20.0
 # A reserve (deep) unit is taken to cover the line only if it is 30 (80) km nearer than a front unit.
 ROLE_PENALTY_KM = {"front": 0.0, "reserve": 30.0, "deep": 80.0}
 
@@ -105,7 +112,9 @@ class Placer:
             land = g.valid
             line_mask = 0
             near = g.valid
+            supplied = g.valid
         else:
+            supplied = start_supply(m, side, line)
             line_mask = g.mask(m.start_lines[line])
             own = m.west_of[line] if side == "german" else m.east_of[line]
             land = own & ~m.lake_hexes & ~line_mask
@@ -126,7 +135,15 @@ class Placer:
             hexes = [h for h in bit_list(cands) if count.get(h, 0) < STACK_LIMIT]
             if not hexes:
                 raise DataError(f"oobgen: no legal hex left for {uid} ({setup['title']})")
-            return min(hexes, key=lambda h: (self.geo.km(lat, lon, h) + penalty * count.get(h, 0), h))
+            return min(
+                hexes,
+                key=lambda h: (
+                    self.geo.km(lat, lon, h)
+                    + penalty * count.get(h, 0)
+                    + (0.0 if (supplied >> h) & 1 else SUPPLY_PENALTY_KM),
+                    h,
+                ),
+            )
 
         # (0) City garrisons first, each on the own-side land hex nearest its anchor (the city):
         # a town the side historically held at the date, which the line walk would leave empty.
@@ -149,7 +166,14 @@ class Placer:
                 cands = [h for h in bit_list(g.neighbour_mask[lh] & land) if count.get(h, 0) < STACK_LIMIT]
                 if not cands or not pool:
                     continue  # reported by the legality check
-                h = max(cands, key=lambda c: (bin(g.neighbour_mask[c] & line_mask & ~covered).count("1"), -c))
+                h = max(
+                    cands,
+                    key=lambda c: (
+                        (supplied >> c) & 1,
+                        bin(g.neighbour_mask[c] & line_mask & ~covered).count("1"),
+                        -c,
+                    ),
+                )
                 x, y = self.geo.centre[h]
                 uid, role = min(
                     pool,
@@ -193,6 +217,31 @@ class Placer:
                     h = best(uid, rail & near, penalty=40.0)
             put(uid, h)
         return placed
+
+
+def start_supply(m: Any, side: str, line: str) -> int:
+    """Hexes where a unit of ``side`` would be in supply at the start of a scenario on ``line``
+    with no enemy on the map (§11; rail as at the start, §16.1: German-repaired lines for the
+    Germans, normal rail on and east of the line for the Soviets)."""
+    from typhoon.games.tmc.supply import german_supply_on_map, soviet_supply_on_map
+
+    repaired = m.repaired_rail.get(line, 0) & m.rail_mask
+    if side == "german":
+        return int(german_supply_on_map(m, repaired_german=repaired, cut=0, soviet_occ=0).in_supply)
+    normal = m.rail_mask & ~m.west_of[line] & ~repaired
+    return int(
+        soviet_supply_on_map(
+            m,
+            normal=normal,
+            repaired_soviet=0,
+            cut=0,
+            destroyed=0,
+            german_occ=0,
+            german_zoc_units=0,
+            soviet_occ=0,
+            start_line=line,
+        ).in_supply
+    )
 
 
 def map_geometry() -> tuple[Any | None, Geometry, str]:
