@@ -304,7 +304,8 @@ def legal(s: State) -> list[Action]:
     # The per-unit lists below live on unchanged across the phase's states: the parts of a
     # LegalList (the env codec keeps their codes by identity).
     out = LegalList()
-    add = out.add_part
+    extend = out.extend
+    add = out.parts.append  # with extend: LegalList.add_part, inlined (a hundred units)
     full = full_hexes(s)
     # may_move per unit, kept with the phase facts: it reads only the unit's own fields, and
     # keep_facts drops the movers' entries (everything else that changes a unit resets the cache).
@@ -323,7 +324,9 @@ def legal(s: State) -> list[Action]:
             if ok is None:
                 ok = may[u] = may_move(s, u)
             got = seg[u] = reach(s, u).without(full) if ok else []
-        add(got)
+        if got:
+            extend(got)
+            add(got)
     if s.side == SOVIET:
         rail.add_legal(s, full, out)  # rail parts, then the (fresh) arrivals
     else:

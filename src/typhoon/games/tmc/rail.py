@@ -206,7 +206,8 @@ def add_legal(s: State, full: int, out: LegalList) -> None:
         if got is None:
             got = seg[u] = _unit_legal(s, u, full, near, entrain_hexes, own)
         if got:
-            out.add_part(got)
+            out.extend(got)  # LegalList.add_part, inlined
+            out.parts.append(got)
     out.extend(_legal_arrivals(s, full))
 
 
