@@ -376,7 +376,8 @@ def legal(s: State) -> list[Action]:
     # Each unit's list is memoised with its UnitMoves (``moves`` or a ``without`` result) and
     # never changed: the parts of a LegalList (the env codec keeps their codes by identity).
     out = LegalList()
-    add = out.add_part
+    extend = out.extend
+    add = out.parts.append  # with extend: LegalList.add_part, inlined
     occupied = s.occ[0] | s.occ[1]
     direct = -1
     chains: _Chains | None = None
@@ -386,7 +387,10 @@ def legal(s: State) -> list[Action]:
         um = cache.get(u) or options(s, u)
         hit = um.dmask & occupied
         if not hit and s.stack != u:
-            add(um.moves)
+            got = um.moves
+            if got:
+                extend(got)
+                add(got)
             continue
         if direct < 0:
             direct, chains = _displaceable(s, everyone)
@@ -402,7 +406,10 @@ def legal(s: State) -> list[Action]:
                     bad &= ~low
         if s.stack == u:
             bad |= 1 << s.loc[u]  # it has to leave
-        add(um.without(bad))
+        got = um.without(bad)
+        if got:
+            extend(got)
+            add(got)
     if s.stack < 0:
         out.append(END)
     return out
