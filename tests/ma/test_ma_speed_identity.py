@@ -30,8 +30,10 @@ PINNED_RECORDS: list[tuple[str, int, tuple[str, str], str]] = [
     ),  # re-pinned: a finished game stays on its last phase
     ("campaign", 2, ("random", "random"), "c185abf7fb78f62a"),
     ("campaign", 3, ("random", "random"), "686dc111597a56a9"),
-    ("basic", 4, ("heuristic", "random"), "0976de695c86b285"),
-    ("campaign", 5, ("random", "heuristic"), "92f53021f31dbf88"),
+    # Re-pinned when the heuristic learned pockets and Moscow in depth (issue 12 item 1): its play
+    # changed by design; the random-v-random records and the legal lists above and below did not.
+    ("basic", 4, ("heuristic", "random"), "e172b8cfc36cb04c"),
+    ("campaign", 5, ("random", "heuristic"), "9b905e37ff86fa10"),
 ]
 
 

@@ -24,13 +24,18 @@ from .engine import (
     GERMAN_VICTORY,
     MOSCOW,
     SOVIET_VICTORY,
+    TULA,
+    _source_dist,
     apply_unchecked,
     bombers_based,
     distance,
     in_supply,
+    movement_allowance,
     odds,
+    supply_dist,
     supply_lengths,
     supply_line,
+    surrounded,
 )
 from .rules import GERMAN, SOVIET
 from .rules import hex_index as _hex
@@ -102,6 +107,7 @@ def evaluate(state: Any, side: int) -> float:
 
 # ----------------------------------------------------------------------------- heuristic player
 ATTACK_COLUMN = 6  # 2:1 and better: no attacker result on the CRT (tables.json)
+BREAK_COLUMN = 8  # 4:1: the armour attacks in Prepared Attacks for DE or BR half the time (7.6)
 ENOUGH_COLUMN = 9  # 5:1: R1 at worst, DE or BR half the time; more units are better used elsewhere
 
 
@@ -123,6 +129,88 @@ def _place_value(s: State, h: int) -> float:
     return 1.0 if r.places >> h & 1 else 0.0
 
 
+# ---- pockets (German) and Moscow in depth (Soviet): issue 12 point 5, gaps.md "Calibration targets"
+POCKET_WEATHER = frozenset({"good", "frost"})  # the panzer groups drive deep on dry or frozen ground
+POCKET_BONUS = 1.5  # a surrounded target: R1 becomes D, R2 DE, DE BR (7.8), about two CRT columns
+CLOSE_BONUS = 1.0  # a move that leaves a Soviet stack no retreat for the Operational Attacks
+BEHIND_BONUS = 0.8  # a move onto a Soviet stack's Moscow side (the first half of a pocket)
+CUT_WEIGHT = 0.3  # per Soviet defense factor a move puts out of supply (9.1, 9.3: +1 column on it)
+# The value of being the first, second and third unit in a hex (5: three units, one army-level).
+MOSCOW_SLOTS = (3.0, 2.0, 1.5)
+RING_SLOTS = (2.5, 1.8, 1.0)  # the six hexes next to Moscow: a German attack on Moscow needs some
+OTHER_SLOTS = (0.0, 0.7, 0.3)
+FACING = 0.6  # per hex a screen hex lies nearer the Germans than Moscow does
+MAKE_ROOM = 8.0  # a weaker army in Moscow leaves it to a stronger one that can reach it this phase
+
+
+def moscow_ring(s: State) -> tuple[int, ...]:
+    """The hexes next to Moscow: every German attack on Moscow comes from them (7.1)."""
+    return s.rules.nbrs[MOSCOW]
+
+
+def supply_cut(s: State, h: int) -> int:
+    """Soviet defense factors in supply (9.1) that a German unit at ``h`` would put out of supply:
+    the pocket a move there closes. Cached on the state."""
+    memo: dict[int, int] = s._memo.setdefault("ai_cut", {})
+    v = memo.get(h)
+    if v is None:
+        r = s.rules
+        length = supply_lengths(s, SOVIET)
+        before = _source_dist(s, SOVIET)
+        after = supply_dist(s, SOVIET, s.occupied(GERMAN) | 1 << h)
+        v = sum(
+            r.units[u].defense
+            for u, x in enumerate(s.loc)
+            if x >= 0 and x != TULA and r.units[u].side == SOVIET and before[x] <= length < after[x]
+        )
+        memo[h] = v
+    return v
+
+
+def _ready_from(s: State, h: int, side: int) -> int:
+    """Bitset of the hexes next to ``h`` holding a ready unit of ``side`` (where an attack can come from)."""
+    out = 0
+    for u in _ready_near(s, h, side):
+        out |= 1 << s.loc[u]
+    return out
+
+
+def _german_distance(s: State, h: int) -> int:
+    """Hexes from ``h`` to the nearest German ground unit (99: none)."""
+    memo: dict[int, int] = s._memo.setdefault("ai_gdist", {})
+    if h not in memo:
+        r = s.rules
+        hexes = [x for u, x in enumerate(s.loc) if x >= 0 and r.units[u].side == GERMAN]
+        memo[h] = min((distance(h, x) for x in hexes), default=99)
+    return memo[h]
+
+
+def _hold_armour(s: State) -> bool:
+    """German Prepared Attacks on dry or frozen ground: the infantry breaks the line, the armour
+    joins only where needed for 3:1, and stays ready to drive through the gaps in Operational
+    Movement (a unit that attacked may not move, 2.1) and close the pockets."""
+    return s.side == GERMAN and s.phase_spec.key == "g_prepared" and s.weather in POCKET_WEATHER
+
+
+def _garrison_rival(s: State, u: int) -> int:
+    """The best defense factor of another ready Soviet army-level unit that can still reach Moscow
+    this phase (0 if none): the army Moscow should hold (5: one army-level unit a hex)."""
+    memo: dict[int, int] = s._memo.setdefault("ai_garrison", {})
+    if u in memo:
+        return memo[u]
+    r = s.rules
+    best = 0
+    for v, x in enumerate(s.loc):
+        sp = r.units[v]
+        if v == u or x < 0 or x == MOSCOW or sp.side != SOVIET or not sp.army_level:
+            continue
+        # In reach of Moscow (the army in it keeps it out of move_options until it leaves).
+        if s.status[v] == READY and not s.moved >> v & 1 and distance(x, MOSCOW) <= movement_allowance(s, v):
+            best = max(best, sp.defense)
+    memo[u] = best
+    return best
+
+
 class MaHeuristicPlayer:
     """Rule-based: attacks at 2:1 or better with the fewest units that reach the best column,
     moves each unit to the hex that scores best (German: towards Moscow, next to Soviet units,
@@ -136,9 +224,12 @@ class MaHeuristicPlayer:
     def explain(self) -> str:
         return (
             "Moscow Attacked! heuristic: attacks at 2:1 or better (no attacker losses on the CRT) "
-            "with the fewest units that reach the best column; moves each unit to its best-scoring hex "
-            "(German: towards Moscow and next to Soviet units, in supply; Soviet: cities and a line before "
-            "Moscow, counter-attacks in Snow); other choices by the position evaluation one step ahead."
+            "with the fewest units that reach the best column, first where the defenders cannot retreat "
+            "(a pocket); moves each unit to its best-scoring hex (German: towards Moscow and next to Soviet "
+            "units, in supply, closing pockets: hexes that leave Soviet stacks no retreat or cut their "
+            "supply; Soviet: Moscow held by its strongest army and two more units, every hex next to it "
+            "screened so that no German stacks can mass against it, the rest as a second line and "
+            "reserves, counter-attacks in Snow); other choices by the position evaluation one step ahead."
         )
 
     # The dispatcher: every decision by its kind.
@@ -230,14 +321,22 @@ class MaHeuristicPlayer:
         attacks = [a for a in actions if a.kind == "attack"]
         side = s.side
         must = "end" not in {a.kind for a in actions}
+        hold = _hold_armour(s)
         best: tuple[float, str] | None = None
         for t in sorted({a.target for a in attacks}):
             h = _hex(t)
             near = _ready_near(s, h, side)
             col, _ = odds(s, Battle(h, tuple(near)))
+            if hold and col < BREAK_COLUMN:
+                # The armour attacks now only for a likely breakthrough (BR lets it advance and attack
+                # again, 7.6); else the infantry alone must reach 2:1.
+                col, _ = odds(s, Battle(h, tuple(u for u in near if not s.rules.units[u].is_armor)))
+                col = col if col >= ATTACK_COLUMN else -1
             if col < 0:
                 continue
             value = col + 0.5 * _place_value(s, h) + (1.0 if side == GERMAN and h in GERMAN_VICTORY else 0.0)
+            if side == GERMAN and surrounded(s, h, _ready_from(s, h, side)):
+                value += POCKET_BONUS
             if best is None or value > best[0]:
                 best = (value, t)
         # A Soviet attack obliges attacks on every German army and korps next to the hexes it came
@@ -250,9 +349,24 @@ class MaHeuristicPlayer:
             return attacks[0]
         return self._first(actions, "end")
 
+    @staticmethod
+    def _from(s: State, units: tuple[int, ...]) -> int:
+        out = 0
+        for u in units:
+            out |= 1 << s.loc[u]
+        return out
+
     def _strongest_attacker(self, s: State, attacks: list[Attack]) -> Any:
         r = s.rules
-        return max(attacks, key=lambda a: (r.units[r.unit_index[a.unit]].attack, a.unit))
+        infantry_first = _hold_armour(s)
+        return max(
+            attacks,
+            key=lambda a: (
+                infantry_first and not r.units[r.unit_index[a.unit]].is_armor,
+                r.units[r.unit_index[a.unit]].attack,
+                a.unit,
+            ),
+        )
 
     def _add_to_battle(self, s: State, b: Battle, actions: Sequence[Any]) -> Any:
         r = s.rules
@@ -260,6 +374,14 @@ class MaHeuristicPlayer:
         full = tuple(b.attackers) + tuple(r.unit_index[a.unit] for a in more)
         best_col, _ = odds(s, Battle(b.target, full, b.air))
         col, _ = odds(s, b)
+        if more and s.side == GERMAN and not surrounded(s, b.target, self._from(s, b.attackers)):
+            # One more attacker from another hex may leave the defenders no retreat (7.7, 7.8).
+            frm = self._from(s, b.attackers)
+            closing = [a for a in more if surrounded(s, b.target, frm | 1 << s.loc[r.unit_index[a.unit]])]
+            if closing:
+                return self._strongest_attacker(s, closing)
+        if _hold_armour(s) and col >= ATTACK_COLUMN + 1:
+            more = [a for a in more if not r.units[r.unit_index[a.unit]].is_armor]  # kept to exploit
         if more and col < min(best_col, ENOUGH_COLUMN):
             return self._strongest_attacker(s, more)
         air = [a for a in actions if a.kind == "air"]
@@ -278,27 +400,52 @@ class MaHeuristicPlayer:
         score = 0.0 if supplied else -6.0
         if side == GERMAN:
             # Towards the nearest German victory city not yet held (12.1: Bryansk, Moscow), then Moscow.
+            # (The Soviet victory cities as goals too spread the wings historically but won 12 of 20
+            # campaign games against the old Soviet heuristic, not 15: docs/MA_AI.md.)
             goals = [g for g in GERMAN_VICTORY if s.controller(g) != GERMAN] or [MOSCOW]
             score -= 1.5 * min(distance(h, g) for g in goals) + 0.3 * distance(h, MOSCOW)
             score += 1.5 if enemy_adj else 0.0
             if r.places >> h & 1 and s.controller(h) == SOVIET:
                 score += _place_value(s, h)
+            if s.phase_spec.key == "g_movement" and s.weather in POCKET_WEATHER:
+                score += self._pocket(s, u, h, enemy_adj)
         else:
             attack_mode = s.weather == "snow"
             dm = distance(h, MOSCOW)
             score -= 0.6 * dm
-            if dm == 1 and h % 10 <= MOSCOW % 10:
-                score += 1.5  # the ring west of Moscow keeps the German stacks off it
             if r.places >> h & 1:
                 score += 0.8 * _place_value(s, h)
                 if s.controller(h) == GERMAN:
                     score += 1.5 * _place_value(s, h)
-            score += (1.0 if attack_mode else -0.3) * len(enemy_adj)
+            if dm != 1 or attack_mode:
+                score += (1.0 if attack_mode else -0.3) * len(enemy_adj)  # the screen stands
             friends = sum(1 for v, x in enumerate(s.loc) if x == h and v != u)
-            score += 0.7 * min(friends, 1)
+            slots = MOSCOW_SLOTS if dm == 0 else RING_SLOTS if dm == 1 else OTHER_SLOTS
+            score += slots[min(friends, 2)]
+            if dm == 1:
+                # The screen's hexes on the German side first (the ones his stacks can reach).
+                score += FACING * (_german_distance(s, MOSCOW) - _german_distance(s, h))
+            if dm == 0 and sp.army_level and _garrison_rival(s, u) > sp.defense:
+                score -= MAKE_ROOM
             if r.terrain[h] != "clear":
                 score += 0.4
         return score
+
+    def _pocket(self, s: State, u: int, h: int, enemy_adj: list[int]) -> float:
+        """What German unit ``u`` at ``h`` adds to a pocket: Soviet stacks next to it left with no
+        retreat for the Operational Attacks (7.7, 7.8) by it and the other ready units, Soviet
+        factors cut from supply (9.1, for a move)."""
+        value = 0.0
+        for x in enemy_adj:
+            frm = 0
+            for v in _ready_near(s, x, GERMAN):
+                if v != u:
+                    frm |= 1 << s.loc[v]
+            if not surrounded(s, x, frm) and surrounded(s, x, frm | 1 << h):
+                value += CLOSE_BONUS
+            elif distance(h, MOSCOW) < distance(x, MOSCOW):
+                value += BEHIND_BONUS  # on the stack's Moscow side: half a pocket, its retreat cut
+        return value + (CUT_WEIGHT * supply_cut(s, h) if h != s.loc[u] else 0.0)
 
     def _move(self, s: State, actions: Sequence[Any]) -> Any:
         r = s.rules

@@ -257,8 +257,15 @@ def _source_dist(s: State, side: int) -> list[int]:
     key = f"dist{side}"
     if key in s._memo:
         return s._memo[key]  # type: ignore[no-any-return]
+    dist = supply_dist(s, side, s.occupied(1 - side))
+    s._memo[key] = dist
+    return dist
+
+
+def supply_dist(s: State, side: int, enemy: int) -> list[int]:
+    """:func:`_source_dist` with ``enemy`` (a bitset) the hexes that block the line: the AI asks
+    what a unit moved to one more hex would cut (uncached)."""
     r = s.rules
-    enemy = s.occupied(1 - side)
     adj = _derived(r).link_adj
     net = 0
     todo = [h for h, e in r.exits if not enemy >> h & 1 and _exit_ok(s, side, h, e)]
@@ -285,7 +292,6 @@ def _source_dist(s: State, side: int) -> list[int]:
             if dist[n] == big and not enemy >> n & 1:
                 dist[n] = dist[h] + 1
                 q.append(n)
-    s._memo[key] = dist
     return dist
 
 
@@ -535,6 +541,13 @@ def _can_retreat_paths(s: State, b: Battle, start: int, length: int) -> list[tup
 
     step(start, ())
     return out
+
+
+def surrounded(s: State, h: int, attack_from: int) -> bool:
+    """7.7, 7.8: the units at ``h`` could not retreat one hex from an attack made from the hexes of
+    the bitset ``attack_from`` (so R1 becomes D, R2 DE and DE BR): the pocket the AI looks for."""
+    b = Battle(h, defenders=tuple(s.units_at(h)), attack_from=attack_from)
+    return bool(b.defenders) and attack_from != 0 and not _can_retreat_paths(s, b, h, 1)
 
 
 def _overrun(s: State, b: Battle) -> bool:
