@@ -22,10 +22,10 @@ import numpy.typing as npt
 from typhoon.env.bitplanes import BitPlanes
 from typhoon.games.bfm.env.actions import NUM_HEXES, PAD_COLS, PAD_ROWS, ActionCodec, codec_for
 from typhoon.games.bfm.flow import reinforcement_due
-from typhoon.games.bfm.movement_phase import movable
+from typhoon.games.bfm.movement_phase import movable_units
 from typhoon.games.bfm.rules import GERMAN, RESULTS, SOVIET, Rules
 from typhoon.games.bfm.state import STEP_NAMES, State
-from typhoon.hexgrid import bits
+from typhoon.hexgrid import bit_list, bits
 
 MAX_TURNS = 7
 MAX_PHASES = 10
@@ -191,9 +191,8 @@ class ObservationCodec(BitPlanes):
         occ = s.occ
         movers = 0
         if spec.kind == "movement":
-            for u in rules.side_units[spec.side]:
-                if movable(s, u):
-                    movers |= 1 << sloc[u]
+            for u in bit_list(movable_units(s)):  # the phasing side's units still to move
+                movers |= 1 << sloc[u]
         bdef = batt = cdef = catt = 0
         for d_, atk in s.battles:
             if sloc[d_] >= 0:
