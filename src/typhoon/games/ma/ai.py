@@ -425,11 +425,25 @@ class MaHeuristicPlayer:
             if dm == 1:
                 # The screen's hexes on the German side first (the ones his stacks can reach).
                 score += FACING * (_german_distance(s, MOSCOW) - _german_distance(s, h))
-            if dm == 0 and sp.army_level and _garrison_rival(s, u) > sp.defense:
+            if dm == 0 and self._makes_room(s, u):
                 score -= MAKE_ROOM
             if r.terrain[h] != "clear":
                 score += 0.4
         return score
+
+    @staticmethod
+    def _makes_room(s: State, u: int) -> bool:
+        """Soviet unit ``u`` leaves Moscow (or stays out) for an army that can reach it this phase:
+        a weaker army, or a small unit taking the last place while no army holds it (5: three units, one
+        of them army-level; the army's defense is Moscow's)."""
+        r = s.rules
+        sp = r.units[u]
+        rival = _garrison_rival(s, u)
+        if sp.army_level:
+            return rival > sp.defense
+        others = [v for v in s.units_at(MOSCOW) if v != u and r.units[v].side == SOVIET]
+        no_army = not any(r.units[v].army_level for v in others)
+        return rival > 0 and no_army and len(others) >= 2
 
     def _pocket(self, s: State, u: int, h: int, enemy_adj: list[int]) -> float:
         """What German unit ``u`` at ``h`` adds to a pocket: Soviet stacks next to it left with no

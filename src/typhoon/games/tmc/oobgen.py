@@ -19,8 +19,8 @@ anchored deeper than 8 hexes use the 10 free placements of §25.6 (farthest firs
 are pulled to within 8 hexes; (3) EB units go to the nearest rail hex of their kind (German:
 German-repaired rail, §25.7; Soviet: rail, [Q69], using any §25.6 exceptions left). Steps (1)
 and (2) prefer hexes the side can supply at the start (§11 on the map with no enemy, issue 14
-revision 4): a covering hex in supply before one that covers more, and a hex out of supply counts 20 km
-farther from an anchor. Start-line hexes that touch no own-side land hex cannot be
+revision 4): a covering hex in supply before one that covers more, and a hex out of supply counts
+10 km (one hex) farther from an anchor. Start-line hexes that touch no own-side land hex cannot be
 covered by anyone and are skipped (scenarios.uncoverable_line_hexes). Without a map the anchors
 are only projected (no legality, no supply).
 """
@@ -48,10 +48,12 @@ STACK_LIMIT = 3
 SOVIET_DEPTH = 8
 SOVIET_DEEP_UNITS = 10
 STACK_PENALTY_KM = 4.0
-# A hex the side cannot supply at the start counts this much farther from a unit's anchor: about
-# two hexes, enough to step back into supply, not enough to drag a unit out of its sector (issue 14
-# revision 4).
-SUPPLY_PENALTY_KM = 20.0
+# A hex the side cannot supply at the start counts this much farther from a unit's anchor: one
+# hex, so a unit steps into supply next door but is not pulled back from its sector where the
+# whole wing is out of supply (December's Tula-Yelets wing, docs/TMC_MAP.md; 20 km moved two
+# December units two hexes back and cost the Yefremov counter-attack, docs/TMC_AI.md). Issue 14
+# revision 4.
+SUPPLY_PENALTY_KM = 10.0
 # A reserve (deep) unit is taken to cover the line only if it is 30 (80) km nearer than a front unit.
 ROLE_PENALTY_KM = {"front": 0.0, "reserve": 30.0, "deep": 80.0}
 
