@@ -45,6 +45,19 @@ def test_soviet_moscow_is_held_by_its_strongest_army() -> None:
     assert done.index("move 20A " + str(at(s, "20A"))) < done.index("move 24A I7")
 
 
+def test_soviet_small_units_leave_moscow_room_for_an_army() -> None:
+    # 5: three units a hex, one army-level. Two rifle divisions (defense 1) fill Moscow with
+    # Lelyushenko; one of them leaves so that 24A (defense 4) can hold the city.
+    s = world(
+        {"32RD": "I7", "316RD": "I7", "Lelyushenko": "I7", "24A": "I8", "4PzGp": "F2"},
+        phase="s_movement",
+        turn=3,
+    )
+    s, done = _phase(s)
+    assert at(s, "24A") == "I7", done
+    assert len(s.units_at(MOSCOW)) == 3
+
+
 def test_soviet_screens_every_hex_next_to_moscow_german_side_first() -> None:
     # 7.1: an attack on Moscow comes from the hexes next to it; with all six Soviet-held the German
     # cannot attack Moscow at all this turn, so he cannot mass three stacks against it.

@@ -22,18 +22,16 @@ from test_speed_identity import _record_digest  # noqa: E402
 
 # (edition, seed, players) -> digest of the whole game's record text, before any speed change.
 PINNED_RECORDS: list[tuple[str, int, tuple[str, str], str]] = [
-    (
-        "basic",
-        1,
-        ("random", "random"),
-        "18a7a52939039fd1",
-    ),  # re-pinned: a finished game stays on its last phase
-    ("campaign", 2, ("random", "random"), "c185abf7fb78f62a"),
-    ("campaign", 3, ("random", "random"), "686dc111597a56a9"),
+    # Re-pinned (issue 12 item 5): every record lists the rules options in force, and the new
+    # option moscow_shift (MA-T1) adds a line; the legal lists below (no options in them) did not
+    # change. Earlier: a finished game stays on its last phase (basic 1).
+    ("basic", 1, ("random", "random"), "5d2a142961993725"),
+    ("campaign", 2, ("random", "random"), "67ddb40c8a505134"),
+    ("campaign", 3, ("random", "random"), "41793588299cfd24"),
     # Re-pinned when the heuristic learned pockets and Moscow in depth (issue 12 item 1): its play
-    # changed by design; the random-v-random records and the legal lists above and below did not.
-    ("basic", 4, ("heuristic", "random"), "e172b8cfc36cb04c"),
-    ("campaign", 5, ("random", "heuristic"), "9b905e37ff86fa10"),
+    # changed by design.
+    ("basic", 4, ("heuristic", "random"), "1b36bdb07669032b"),
+    ("campaign", 5, ("random", "heuristic"), "36a405f13c7a3e1b"),
 ]
 
 

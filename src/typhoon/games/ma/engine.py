@@ -487,7 +487,11 @@ def odds(s: State, b: Battle) -> tuple[int, list[str]]:
             t += int(ter[str(r.place_class[b.target])]["shift"])
         if s.weather != "snow" and all(_pair(s.loc[u], b.target) in r.major_river for u in b.attackers):
             t += int(ter["major_river"]["shift"])
-        t = max(t, int(ter["shift_cap"]))
+        cap = int(ter["shift_cap"])
+        if b.target == MOSCOW:  # MA-T1 option: Moscow's shift (and its cap) one column more at -3
+            extra = int(r.opt("moscow_shift")) - int(ter["capital"]["shift"])
+            t, cap = t + extra, cap + extra
+        t = max(t, cap)
         if t:
             shift += t
             why.append(f"{t} terrain (3.4)")

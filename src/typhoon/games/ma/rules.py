@@ -72,6 +72,13 @@ OPTION_SPECS: dict[str, dict[str, Any]] = {
         "choices": ["draw", "soviet"],
         "note": "Q10: a Campaign game that ends with neither victory condition met",
     },
+    "moscow_shift": {
+        "default": "-2",
+        "choices": ["-2", "-3"],
+        "note": "MA-T1 (reconstruction, rules_en.md 3.4): the column shift for defending Moscow, -2 (the "
+        "pack's proposal, also the cap on terrain shifts) or -3 (the cap raised to -3 for Moscow only; "
+        "a calibration candidate, docs/MA_CALIBRATION.md)",
+    },
     "stacking": {
         "default": "3",
         "choices": ["3", "2"],
