@@ -56,7 +56,34 @@ def test_a_cancelled_attack_is_not_declared_again_this_phase() -> None:
     assert all(a.kind != "attack" or _hex(a.target) != _hex(declare.target) for a in offered)
     assert any(a.kind == "attack" for a in offered) or any(a.kind == "end" for a in offered)
     # The ban is for this phase only (its key holds turn and phase; a new phase clears it).
-    assert p.bans == {(s.turn, s.phase, _hex(declare.target))}
+    assert p.called_off == {(s.turn, s.phase, _hex(declare.target))}
+
+
+def test_a_forced_cancel_is_remembered_too() -> None:
+    # typhoon.ai.shortlist: after() runs on a forced (one-action) decision as on a searched one, so
+    # a battle that can only be called off is not declared again this phase.
+    s = _first_german_combat()
+    declare = next(a for a in legal_actions(s) if a.kind == "attack")
+    t, _ = apply(s, declare)
+    cancel = next(a for a in legal_actions(t) if a.kind == "cancel")
+    p = _small(ai.MaSearchPlayer("search:fast", 0))
+    assert p.choose(t, [cancel]) == cancel
+    assert p.called_off == {(s.turn, s.phase, _hex(declare.target))}
+    assert all(a.kind != "attack" or a.target != declare.target for a in p.shortlist(s, legal_actions(s), 99))
+
+
+def test_called_off_attacks_stay_candidates_while_72_attacks_are_owed() -> None:
+    # Rule 7.2 (rules_en.md): while a mandatory attack is owed ``end`` is not legal, and dropping
+    # the called-off attacks could leave only hopeless ones (a deadlock): the hook keeps them.
+    s = _first_german_combat()
+    acts = legal_actions(s)
+    p = ai.MaSearchPlayer("search:fast", 0)
+    assert any(a.kind == "end" for a in acts) and p.drop_called_off(s, acts)
+    owed = [a for a in acts if a.kind != "end"]
+    assert not p.drop_called_off(s, owed)
+    p.called_off.add((s.turn, s.phase, _hex(owed[0].target)))
+    p._phase = (s.turn, s.phase)
+    assert p.shortlist(s, owed, 99) == p.rank(s, owed, 99)  # nothing dropped
 
 
 def test_a_decision_takes_a_bounded_number_of_rollout_steps() -> None:

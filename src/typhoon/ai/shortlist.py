@@ -5,19 +5,48 @@ actions; a game with a rule-based heuristic wants that heuristic's choice among 
 (else search cannot be measured against it fairly), often a short list the heuristic ranks
 (a decision may have thousands of legal actions), and sometimes search only where it pays.
 :class:`ShortlistSearchPlayer` is that player; a game subclasses it and overrides
-:meth:`~ShortlistSearchPlayer.shortlist`, :meth:`~ShortlistSearchPlayer.searched` and
+:meth:`~ShortlistSearchPlayer.rank`, :meth:`~ShortlistSearchPlayer.searched` and
 :meth:`~ShortlistSearchPlayer.after` as it needs.
+
+An attack the player called off (``cancel`` during a declaration) is not a candidate again in that
+phase: ``cancel`` restores the position exactly, so a search that valued declaring and calling off
+alike could loop for ever (MOCKBA seed 1, turn 5; Moscow Attacked!'s 20-game match that never
+ended). A game whose rules may oblige attacks says where the filter must not apply
+(:meth:`~ShortlistSearchPlayer.drop_called_off`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from typhoon.ai.budget import SEARCH_LEVELS, Budget
 from typhoon.ai.generic import Evaluate, RolloutSearchPlayer, one_ply_values
 from typhoon.games import game_module
+
+CalledOff = tuple[int, int, Any]  # (turn, phase, the battle's target): an attack called off
+
+
+def called_off(state: Any, action: Any) -> CalledOff | None:
+    """The attack ``action`` calls off, as (turn, phase, target); None for any other action."""
+    b = getattr(state, "battle", None)
+    if action.kind == "cancel" and b is not None:
+        return (state.turn, state.phase, b.target)
+    return None
+
+
+def without_called_off(
+    state: Any, actions: Sequence[Any], gone: Collection[CalledOff], target: Callable[[Any], Any]
+) -> list[Any]:
+    """``actions`` less the declarations (``attack`` actions before a battle is open) of an attack
+    in ``gone`` this phase; ``target`` maps a declaration to its battle's target. All of them when
+    nothing else would be left."""
+    if getattr(state, "battle", None) is not None or not gone:
+        return list(actions)
+    here = (state.turn, state.phase)
+    keep = [a for a in actions if a.kind != "attack" or (*here, target(a)) not in gone]
+    return keep or list(actions)
 
 
 class ShortlistSearchPlayer:
@@ -39,6 +68,8 @@ class ShortlistSearchPlayer:
         self.heuristic = heuristic
         self.game = game_module(game)
         self._own: str | None = None  # the reason, when the heuristic decided alone
+        self.called_off: set[CalledOff] = set()  # attacks called off this phase (a ban, see above)
+        self._phase: tuple[int, int] | None = None
         self.inner = RolloutSearchPlayer(
             self.game, evaluate, seed, name=level, config=SEARCH_LEVELS[level], rollout_policy=rollout_policy
         )
@@ -60,7 +91,11 @@ class ShortlistSearchPlayer:
         return True
 
     def shortlist(self, state: Any, actions: Sequence[Any], n: int) -> list[Any]:
-        """The candidates (default: the heuristic's choice, then the one-ply best)."""
+        """The candidates: :meth:`rank`'s, never an attack called off this phase."""
+        return self.rank(state, self._drop(state, actions), n)
+
+    def rank(self, state: Any, actions: Sequence[Any], n: int) -> list[Any]:
+        """Hook: the ``n`` candidates (default: the heuristic's choice, then the one-ply best)."""
         own = self.heuristic.choose(state, actions)
         if len(actions) <= n:
             return list(actions)
@@ -68,18 +103,42 @@ class ShortlistSearchPlayer:
         order = sorted(range(len(actions)), key=lambda i: -values[i])
         return [own] + [actions[i] for i in order if actions[i] != own][: n - 1]
 
+    def target(self, action: Any) -> Any:
+        """The battle target (as ``state.battle.target``) an attack declaration names (default: its
+        ``target`` as it stands)."""
+        return action.target
+
+    def drop_called_off(self, state: Any, actions: Sequence[Any]) -> bool:
+        """Hook: whether the attacks called off this phase are dropped from this decision (default:
+        always)."""
+        return True
+
+    def _drop(self, state: Any, actions: Sequence[Any]) -> Sequence[Any]:
+        if self.called_off and self.drop_called_off(state, actions):
+            return without_called_off(state, actions, self.called_off, self.target)
+        return actions
+
     def after(self, state: Any, action: Any) -> None:
-        """Hook: what the heuristic must remember of a searched choice."""
+        """Hook, called after every choice (searched, the heuristic's alone, or forced): remembers an
+        attack called off; a game that overrides it calls this too."""
+        gone = called_off(state, action)
+        if gone is not None:
+            self.called_off.add(gone)
 
     def choose(self, state: Any, actions: Sequence[Any]) -> Any:
         self._own = None
+        here = (getattr(state, "turn", 0), getattr(state, "phase", 0))
+        if here != self._phase:
+            self._phase = here
+            self.called_off.clear()  # a ban holds for its phase only
+        actions = self._drop(state, actions)
         if state.current_player() < 0 or len(actions) == 1:
-            return self.inner.choose(state, actions)
-        if not self.searched(state):
+            a = self.inner.choose(state, actions)  # a forced cancel is remembered too
+        elif not self.searched(state):
             a = self.heuristic.choose(state, actions)
             self._own = f"{self.game.action_to_text(a)}: the heuristic's choice ({self.unsearched})"
-            return a
-        a = self.inner.choose(state, self.shortlist(state, actions, max(2, self.config.candidates)))
+        else:
+            a = self.inner.choose(state, self.shortlist(state, actions, max(2, self.config.candidates)))
         self.after(state, a)
         return a
 
@@ -87,4 +146,4 @@ class ShortlistSearchPlayer:
         return self._own or self.inner.explain()
 
 
-__all__ = ["ShortlistSearchPlayer"]
+__all__ = ["CalledOff", "ShortlistSearchPlayer", "called_off", "without_called_off"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from typhoon.ai.budget import SEARCH_LEVELS
 from typhoon.ai.generic import RolloutSearchPlayer, _draw, expected_value
-from typhoon.ai.shortlist import ShortlistSearchPlayer
+from typhoon.ai.shortlist import CalledOff, ShortlistSearchPlayer, called_off, without_called_off
 
 from .engine import (
     GERMAN_VICTORY,
@@ -500,27 +500,26 @@ ROLLOUT_STEPS = 64
 # phase of the basic game has about 40 (declarations, attackers, air, losses, retreats, advances).
 PHASE_SEARCHES = 120
 
-Ban = tuple[int, int, int]  # (turn, phase, target hex): an attack called off, not declared again
+
+def _owed(actions: Sequence[Any]) -> bool:
+    """Rule 7.2 attacks are still owed (``end`` not legal): the called-off attacks stay candidates
+    then, since dropping them could leave only hopeless ones (a deadlock)."""
+    return not any(a.kind == "end" for a in actions)
 
 
-def _banned(s: State, actions: Sequence[Any], bans: set[Ban]) -> list[Any]:
-    """``actions`` less the declarations on a target called off this phase (none when nothing
-    else would be left)."""
-    if s.battle is not None or not bans or not any(a.kind == "end" for a in actions):
-        return list(actions)  # 7.2 attacks still owed: a ban could leave only hopeless ones (a deadlock)
-    keep = [a for a in actions if a.kind != "attack" or (s.turn, s.phase, _hex(a.target)) not in bans]
-    return keep or list(actions)
+def _target(action: Any) -> int:
+    return _hex(action.target)
 
 
 class _MaRollouts(RolloutSearchPlayer):
     """The framework's roll-out search with two guards of Moscow Attacked!'s own: a roll-out
     stops after ``horizon`` decisions or :data:`ROLLOUT_STEPS` steps (die rolls included), and
-    it never declares again an attack called off this phase (``cancel`` restores the position
-    exactly, so declare-then-cancel would otherwise be a loop the evaluation cannot see)."""
+    it never declares again an attack called off this phase (the search player's called-off
+    attacks and its own, through :func:`typhoon.ai.shortlist.without_called_off`)."""
 
-    def __init__(self, *args: Any, **kwargs: Any):
+    def __init__(self, *args: Any, called_off: set[CalledOff], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.bans: set[Ban] = set()
+        self.called_off = called_off  # the search player's own set (typhoon.ai.shortlist)
         self.steps_done = 0  # roll-out steps (decisions and die rolls), all decisions together
         self.max_steps = 0  # the most roll-out steps one decision took
         self._decision_steps = 0
@@ -528,10 +527,10 @@ class _MaRollouts(RolloutSearchPlayer):
     def rollout(self, state: Any, action: Any, side: int, seed: int, k: int) -> float:
         game = self.game
         rng = random.Random(seed * 1000003 + k)
-        bans = self.bans
-        b = state.battle
-        if action.kind == "cancel" and b is not None:
-            bans = bans | {(state.turn, state.phase, b.target)}
+        gone = set(self.called_off)
+        first = called_off(state, action)
+        if first is not None:
+            gone.add(first)
         t = game.apply_unchecked(state, action)
         decisions = steps = 0
         while not t.is_terminal and decisions < self.config.horizon and steps < ROLLOUT_STEPS:
@@ -539,11 +538,13 @@ class _MaRollouts(RolloutSearchPlayer):
             if t.current_player() < 0:
                 t = game.apply_unchecked(t, _draw(game, t, rng))
                 continue
-            acts = _banned(t, game.legal_actions(t), bans)
+            acts = game.legal_actions(t)
+            if gone and not _owed(acts):
+                acts = without_called_off(t, acts, gone, _target)
             a = (self.rollout_policy or rollout_policy)(t, acts, rng)
-            tb = t.battle
-            if a.kind == "cancel" and tb is not None:
-                bans = bans | {(t.turn, t.phase, tb.target)}
+            more = called_off(t, a)
+            if more is not None:
+                gone.add(more)
             t = game.apply_unchecked(t, a)
             decisions += 1
         self.steps_done += steps
@@ -564,45 +565,42 @@ class MaSearchPlayer(ShortlistSearchPlayer):
     best by one-ply evaluation (:class:`typhoon.ai.shortlist.ShortlistSearchPlayer`), at combat
     decisions only (:func:`searched`; the rest are the heuristic's).
 
-    An attack the search calls off (``cancel``) is not declared again in that phase: the
-    cancelled declaration restores the position exactly, and searching it again and again was
-    an endless loop (issue 12: the 20-game match that never finished). After
-    :data:`PHASE_SEARCHES` searched decisions in one phase the heuristic decides alone."""
+    An attack called off is not declared again in that phase (the shared guard of
+    :mod:`typhoon.ai.shortlist`, in the roll-outs too), except while rule 7.2 attacks are still
+    owed. After :data:`PHASE_SEARCHES` searched decisions in one phase the heuristic decides alone."""
 
     unsearched = "not a combat decision"
 
     def __init__(self, level: str, seed: int | None = None):
         super().__init__("ma", level, seed, MaHeuristicPlayer(seed), evaluate, rollout_policy)
         self.inner = _MaRollouts(
-            self.game, evaluate, seed, name=level, config=self.inner.config, rollout_policy=rollout_policy
+            self.game,
+            evaluate,
+            seed,
+            name=level,
+            config=self.inner.config,
+            rollout_policy=rollout_policy,
+            called_off=self.called_off,
         )
-        self._phase: tuple[int, int] = (-1, -1)
-        self._searches = 0  # searched decisions in the phase ``_phase``
+        self._searched_phase: tuple[int, int] = (-1, -1)
+        self._searches = 0  # searched decisions in the phase ``_searched_phase``
 
-    @property
-    def bans(self) -> set[Ban]:
-        assert isinstance(self.inner, _MaRollouts)
-        return self.inner.bans
+    def target(self, action: Any) -> Any:
+        return _target(action)
+
+    def drop_called_off(self, state: Any, actions: Sequence[Any]) -> bool:
+        return not _owed(actions)
 
     def searched(self, state: Any) -> bool:
         if not searched(state):
             self.unsearched = "not a combat decision"
             return False
         here = (state.turn, state.phase)
-        if here != self._phase:
-            self._phase, self._searches = here, 0
-            self.bans.clear()  # a ban holds for its phase only
+        if here != self._searched_phase:
+            self._searched_phase, self._searches = here, 0
         self._searches += 1
         self.unsearched = f"more than {PHASE_SEARCHES} searched decisions this phase"
         return self._searches <= PHASE_SEARCHES
-
-    def choose(self, state: Any, actions: Sequence[Any]) -> Any:
-        return super().choose(state, _banned(state, actions, self.bans))
-
-    def after(self, state: Any, action: Any) -> None:
-        b = state.battle
-        if action.kind == "cancel" and b is not None:
-            self.bans.add((state.turn, state.phase, b.target))
 
 
 def searched(s: State) -> bool:

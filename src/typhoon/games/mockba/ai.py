@@ -300,31 +300,11 @@ class MockbaSearchPlayer(ShortlistSearchPlayer):
     def searched(self, state: Any) -> bool:
         return searched(state)
 
-    def choose(self, state: Any, actions: Sequence[Any]) -> Any:
-        a = super().choose(state, actions)
-        if len(actions) == 1 and state.current_player() >= 0:
-            self.after(state, a)  # a forced cancel (no fire possible) is remembered too
-        return a
+    def target(self, action: Any) -> Any:
+        return hex_index(action.target)
 
-    def shortlist(self, state: Any, actions: Sequence[Any], n: int) -> list[Any]:
-        # An attack called off this phase is never a candidate again: declaring it and being made
-        # to cancel it looped for ever (seed 1, turn 5: G2P.mot3 against 3017, thousands of times).
-        if state.battle is None:
-            gone = self.heuristic._cancelled
-            kept = [
-                a
-                for a in actions
-                if a.kind != "attack" or (state.turn, state.phase, hex_index(a.target)) not in gone
-            ]
-            actions = kept or actions
+    def rank(self, state: Any, actions: Sequence[Any], n: int) -> list[Any]:
         return list(self.heuristic.ranked(state, actions, most=n))
-
-    def after(self, state: Any, action: Any) -> None:
-        b = state.battle
-        if (
-            action.kind == "cancel" and b is not None
-        ):  # as the heuristic does: never this attack again this phase
-            self.heuristic._cancelled.add((state.turn, state.phase, b.target))
 
 
 def searched(s: Any) -> bool:
