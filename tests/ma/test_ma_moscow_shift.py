@@ -1,6 +1,7 @@
 """MA-T1 (reference pack gaps.md; rules_en.md 3.4, reconstruction): the column shift for defending
-Moscow is an option, ``moscow_shift`` (-2, the pack's proposal and the cap on terrain shifts, or -3
-with the cap lowered to -3 for Moscow only), measured in docs/MA_CALIBRATION.md."""
+Moscow is an option, ``moscow_shift``: -3 with the cap on terrain shifts lowered to -3 for Moscow
+only (the default since the calibration of 4 December, docs/MA_CALIBRATION.md), or -2 (the pack's
+proposal and its cap)."""
 
 from __future__ import annotations
 
@@ -19,16 +20,16 @@ def _moscow_odds(shift: str | None) -> tuple[int, list[str]]:
     return odds(s, Battle(MOSCOW, attackers))
 
 
-def test_moscow_is_attacked_two_columns_lower_by_default() -> None:
-    # 12 attack factors against 24A's 4: 3:1, two columns down for the capital: 3:2.
+def test_moscow_is_attacked_three_columns_lower_by_default() -> None:
+    # 12 attack factors against 24A's 4: 3:1, three columns down for the capital: 1:1.
     col, why = _moscow_odds(None)
-    assert why[0] == "12:4 -> 3:1" and "-2 terrain (3.4)" in why
-    assert col == 7 - 2
+    assert why[0] == "12:4 -> 3:1" and "-3 terrain (3.4)" in why
+    assert col == 7 - 3
 
 
-def test_moscow_three_columns_lower_with_the_option() -> None:
-    col, why = _moscow_odds("-3")
-    assert "-3 terrain (3.4)" in why and col == 7 - 3
+def test_moscow_two_columns_lower_with_the_packs_value() -> None:
+    col, why = _moscow_odds("-2")
+    assert "-2 terrain (3.4)" in why and col == 7 - 2
 
 
 def test_the_option_changes_no_other_hex() -> None:
