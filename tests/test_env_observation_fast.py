@@ -92,3 +92,45 @@ def test_tmc_zoc_units_mask_equals_the_walk_over_stacks(scenario: str, seed: int
     for s in _walk_states("tmc", scenario, seed, 1200):
         for side in (0, 1):
             assert s.zoc_units_mask(side) == by_stacks(s, side)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("scenario", "seed", "hold"), [("1", 31, False), ("2", 32, False), ("1", 33, True)])
+def test_tmc_pooled_observations_equal_fresh_ones_and_never_change_a_held_array(
+    scenario: str, seed: int, hold: bool
+) -> None:
+    """The match rewrites a pooled observation in place (only what differs) once nobody else
+    holds it: at every state of a random walk each side's observation equals a fresh one, and
+    arrays still held (by the caller, or through a view) keep their values."""
+    m = Match(scenario, game="tmc")
+    m.reset(seed)
+    fresh = type(m.obs)(m.rules)
+    rng = random.Random(seed)
+    keep = random.Random(seed + 1)  # its own generator: the walk is the same either way
+    held: list[tuple[np.ndarray, np.ndarray]] = []  # (array or view kept, its values then)
+    reused = 0
+    seen: set[int] = set()
+    movers: set[int] = set()
+    for step in range(600):
+        if m.over:
+            break
+        s = m.state
+        if s.rules.phases[s.phase].kind == "movement":
+            movers.add(s.side)
+        for side in (0, 1) if not hold or step % 3 else (1,):
+            got = m.observe(side)
+            reused += id(got) in seen
+            seen.add(id(got))
+            assert not got.flags.writeable
+            assert np.array_equal(got, fresh.observe(s, side)), (scenario, seed, step, side)
+            if hold and keep.random() < 0.1:
+                kept = got[FIRST_KEPT] if keep.random() < 0.5 else got  # a view holds its base
+                held.append((kept, kept.copy()))
+            del got
+        codes = m.legal_codes()
+        m.play(int(codes[rng.randrange(len(codes))]))
+    assert reused > 300 and movers == {0, 1}  # the pool was used, both sides moved
+    for kept, then in held:
+        assert np.array_equal(kept, then)
+
+
+FIRST_KEPT = 40  # a unit-plane channel (it changes as units move)

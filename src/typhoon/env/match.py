@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 import random
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -22,6 +23,7 @@ from typhoon.env.codec import ActionCodec, EnvCodec, ObservationCodec, edition_a
 from typhoon.games import DEFAULT_GAME, GameModule, game_module
 
 CHANCE = -1  # current_player() of a state where a die is due (typhoon.game.CHANCE)
+_POOL = 4  # observation arrays a match keeps for reuse (see Match.observe)
 
 
 class Match:
@@ -76,6 +78,7 @@ class Match:
         self.history: list[Any] = []
         self._codes: npt.NDArray[np.int64] | None = None
         self._obs: dict[int, npt.NDArray[np.float32]] = {}
+        self._pool: list[list[Any]] = []  # [observation, what it was made from], see observe
 
     def reset(self, seed: int | None = None) -> None:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
@@ -109,9 +112,33 @@ class Match:
             return self.obs.observe(self.state, observer)
         got = self._obs.get(observer)
         if got is None:
-            got = self._obs[observer] = self.obs.observe(self.state, observer)
+            into = getattr(self.obs, "observe_into", None)
+            got = (
+                self.obs.observe(self.state, observer)
+                if into is None
+                else self._observe_pooled(into, observer)
+            )
             got.flags.writeable = False
+            self._obs[observer] = got
         return got
+
+    def _observe_pooled(self, into: Callable[..., Any], observer: int) -> npt.NDArray[np.float32]:
+        """A codec with ``observe_into(state, observer, out, meta) -> (array, meta)`` rewrites
+        an earlier observation of the pool in place, only where it differs, instead of
+        building a fresh one (an observation can be megabytes). Only an array nobody else
+        holds any more is reused (its reference count: the pool's own, and the argument's);
+        one that a caller, a wrapper or a view still holds is never changed."""
+        pool = self._pool
+        for entry in pool:
+            if sys.getrefcount(entry[0]) <= 2:  # the pool's reference and getrefcount's argument
+                arr = entry[0]
+                arr.flags.writeable = True
+                entry[0], entry[1] = into(self.state, observer, arr, entry[1])
+                return entry[0]  # type: ignore[no-any-return]
+        arr, meta = into(self.state, observer, None, None)
+        if len(pool) < _POOL:
+            pool.append([arr, meta])
+        return arr  # type: ignore[no-any-return]
 
     def legal_codes(self) -> npt.NDArray[np.int64]:
         if self._codes is None:

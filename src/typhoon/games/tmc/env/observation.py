@@ -20,6 +20,7 @@ by the engine at each combat and is not shown.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -123,10 +124,14 @@ CHANNELS: tuple[str, ...] = (
 CH = {name: i for i, name in enumerate(CHANNELS)}
 NUM_CHANNELS = len(CHANNELS)
 FIRST_UNIT = CH["german_units"]
-NUM_UNIT_CH = 2 * len(_UNIT_PLANES)
+NUM_UNIT_PLANES = len(_UNIT_PLANES)
+NUM_UNIT_CH = 2 * NUM_UNIT_PLANES
 FIRST_HEXSET = CH["flipped"]
 FIRST_GLOBAL = CH["turn"]
 OBS_SHAPE = (NUM_CHANNELS, COLS, ROWS)
+
+
+_NO_CELLS = np.zeros(0, dtype=np.int64)
 
 
 class TmcObservationCodec(BitPlanes):
@@ -202,6 +207,7 @@ class TmcObservationCodec(BitPlanes):
         # cell offset of feature f for a unit of side s: ((s * k) + f) * NUM_HEXES
         self.side_base = self.u_side * k * NUM_HEXES
         self.feature_offsets = np.arange(k, dtype=np.int64) * NUM_HEXES
+        self.feature_index = np.arange(k, dtype=np.int64)
         self._dl_intact: dict[int, int] = {}  # destroyed hexsides -> outer hexes still intact
 
     # -- bitsets -------------------------------------------------------------------------------
@@ -217,12 +223,31 @@ class TmcObservationCodec(BitPlanes):
     def observe(self, s: State, observer: int) -> npt.NDArray[np.float32]:
         """The observation of ``s`` for player ``observer`` (0 German, 1 Soviet), a fresh
         float32 array of shape :data:`OBS_SHAPE`."""
+        return self.observe_into(s, observer)[0]
+
+    def observe_into(
+        self, s: State, observer: int, out: npt.NDArray[np.float32] | None = None, meta: Any = None
+    ) -> tuple[npt.NDArray[np.float32], Any]:
+        """(observation, what it was made from). With ``out``: an earlier observation of this
+        codec, made from ``meta``, rewritten in place as this one, region by region, only
+        where ``meta`` says it differs (the static planes never; a unit plane cell, a hex set
+        or a global feature only if changed). The values are those of :meth:`observe`."""
         from typhoon.games.tmc.combat_phase import Battle, PhaseData
 
         rules = self.rules
-        # Each region written once (no copy of the whole 2.3 MB template).
-        out = np.empty((NUM_CHANNELS, NUM_HEXES), dtype=np.float32)
-        out[:FIRST_UNIT] = self.template[:FIRST_UNIT]
+        if out is None or meta is None:
+            # Each region written once (no copy of the whole 2.3 MB template).
+            out = np.empty(OBS_SHAPE, dtype=np.float32)
+            meta = None
+        flat2 = out.reshape(NUM_CHANNELS, NUM_HEXES)
+        if meta is None:
+            flat2[:FIRST_UNIT] = self.template[:FIRST_UNIT]
+        up = flat2[FIRST_UNIT : FIRST_UNIT + NUM_UNIT_CH].reshape(-1)
+        if meta is None:
+            up[...] = 0.0
+        else:
+            up[meta[0]] = 0.0  # the cells the earlier observation's units filled
+        used: npt.NDArray[np.int64] = _NO_CELLS
         loc = np.array(s.loc, dtype=np.int64)
         on = np.flatnonzero(loc >= 0)
         if len(on):
@@ -252,15 +277,18 @@ class TmcObservationCodec(BitPlanes):
                 ],
                 axis=1,
             )[on]
-            cells = (self.side_base[on] + self.dense_of[loc[on]])[:, None] + self.feature_offsets
-            planes = np.bincount(cells.ravel(), weights=feats.ravel(), minlength=NUM_UNIT_CH * NUM_HEXES)
-            # min(sum, 1): cast into the float32 planes, then cap there (the same values as
-            # capping in float64 first: rounding to float32 keeps x <= 1 below or at 1)
-            up = out[FIRST_UNIT : FIRST_UNIT + NUM_UNIT_CH]
-            up[...] = planes.reshape(NUM_UNIT_CH, NUM_HEXES)
-            up[up > 1.0] = 1.0
-        else:
-            out[FIRST_UNIT : FIRST_UNIT + NUM_UNIT_CH] = 0.0
+            # Per cell the sum of its units' features, only over the cells units fill: bins
+            # (stack, feature), the stacks being the distinct (side, hex) first cells; bincount
+            # adds in input order whatever the bins' numbering (so the sums are those of one
+            # bin per plane cell). min(sum, 1) after the cast to float32: the same values as
+            # capping in float64 first (rounding keeps x <= 1 at or below 1).
+            stacks, inv = np.unique(self.side_base[on] + self.dense_of[loc[on]], return_inverse=True)
+            bins = (inv.reshape(-1, 1) * NUM_UNIT_PLANES + self.feature_index).ravel()
+            sums = np.bincount(bins, weights=feats.ravel(), minlength=len(stacks) * NUM_UNIT_PLANES)
+            vals = sums.astype(np.float32)
+            vals[vals > 1.0] = 1.0
+            used = (stacks[:, None] + self.feature_offsets).ravel()
+            up[used] = vals
         # hex sets
         flipped = 0
         if s.flipped:
@@ -317,9 +345,17 @@ class TmcObservationCodec(BitPlanes):
             fatt,
             retr,
         ]
-        self.write_planes(out[FIRST_HEXSET:FIRST_GLOBAL], rows)
-        out[FIRST_GLOBAL:] = np.array(self.globals(s, observer), dtype=np.float32)[:, None]
-        return out.reshape(OBS_SHAPE)
+        g = np.array(self.globals(s, observer), dtype=np.float32)
+        if meta is None:
+            self.write_planes(flat2[FIRST_HEXSET:FIRST_GLOBAL], rows)
+            flat2[FIRST_GLOBAL:] = g[:, None]
+        else:
+            for i, (m, was) in enumerate(zip(rows, meta[1], strict=True)):
+                if m != was:
+                    self.write_planes(flat2[FIRST_HEXSET + i : FIRST_HEXSET + i + 1], [m])
+            for i in np.flatnonzero(g != meta[2]).tolist():
+                flat2[FIRST_GLOBAL + i] = g[i]
+        return out, (used, rows, g)
 
     def _unit_hexes(self, s: State, units: object) -> int:
         m = 0
