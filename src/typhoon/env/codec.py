@@ -71,6 +71,11 @@ class ActionCodec(Protocol):
 
 @runtime_checkable
 class ObservationCodec(Protocol):
+    """Optionally also ``observe_into(s, side, out, meta) -> (array, meta)``: the same values
+    written into ``out``, an earlier array of the codec made from ``meta`` (only what differs;
+    ``out`` None: a fresh array), for a codec with ``cache_observations`` whose arrays are
+    large; the match then reuses arrays nobody holds any more (:meth:`Match.observe`)."""
+
     def observe(self, s: Any, side: int, /) -> npt.NDArray[np.float32]:
         """The observation of ``s`` for ``side`` (a fresh array unless the env codec's
         ``cache_observations`` says the match caches them read-only)."""
