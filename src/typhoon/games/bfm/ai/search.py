@@ -53,9 +53,19 @@ class SearchConfig:
     horizon: str = "opponent"
 
 
+# The named levels are a time per turn, not a number: the per-decision plan cache
+# (rollout.PlanCache, issue 17 item 4) made a roll-out 2.2-2.6x cheaper (`typhoon bench --only ai`:
+# search:fast 77 -> 168 roll-outs/s, search 81 -> 209), so they spend twice the roll-outs in
+# about the time they took before. The ladder search:16 ... search:512 names its budget.
+TIME_LEVELS = ("search:fast", "search", "search:strong")
+ROLLOUT_SCALE = 2
+
 # The framework's search levels (typhoon.ai.budget), each with its budget.
 LEVEL_CONFIGS = {
-    level: SearchConfig(rollouts=b.rollouts, candidates=b.candidates) for level, b in SEARCH_LEVELS.items()
+    level: SearchConfig(
+        rollouts=b.rollouts * (ROLLOUT_SCALE if level in TIME_LEVELS else 1), candidates=b.candidates
+    )
+    for level, b in SEARCH_LEVELS.items()
 }
 
 
