@@ -35,6 +35,9 @@ def test_undo_takes_back_a_phase_end_until_a_die_is_rolled(browser: Any, server:
         page.click("#undo-btn")
         wait_js(page, f"G.view.version > {version} && G.view.phase.key === {phase!r}")
         assert js(page, "G.view.can_undo")  # the move itself is still there to take back
+        # The page ignores Undo while a request is in flight (common.js): under load the
+        # first undo's follow-up refresh can still be running, and a key pressed then is lost.
+        wait_js(page, "!G.busy")
         version = js(page, "G.view.version")
         page.keyboard.press("u")
         wait_js(page, f"G.view.version > {version}")

@@ -72,18 +72,29 @@ def test_a_forced_cancel_is_remembered_too() -> None:
     assert all(a.kind != "attack" or a.target != declare.target for a in p.shortlist(s, legal_actions(s), 99))
 
 
-def test_called_off_attacks_stay_candidates_while_72_attacks_are_owed() -> None:
-    # Rule 7.2 (rules_en.md): while a mandatory attack is owed ``end`` is not legal, and dropping
-    # the called-off attacks could leave only hopeless ones (a deadlock): the hook keeps them.
+def test_while_72_attacks_are_owed_the_last_declaration_is_fought_not_called_off() -> None:
+    # Rule 7.2 (rules_en.md): while a mandatory attack is owed ``end`` is not legal. Called-off
+    # attacks are dropped while other declarations remain; once every declaration left was called
+    # off, one is declared again (nothing else is legal) and must be fought: its ``cancel`` is no
+    # candidate. Before, the ban was lifted while attacks were owed, and seed 2 declared and called
+    # off the same five attacks in turn (tests/test_ai_progress.py found it).
     s = _first_german_combat()
-    acts = legal_actions(s)
+    owed = [a for a in legal_actions(s) if a.kind == "attack"]  # as if only owed attacks were legal (7.2)
     p = ai.MaSearchPlayer("search:fast", 0)
-    assert any(a.kind == "end" for a in acts) and p.drop_called_off(s, acts)
-    owed = [a for a in acts if a.kind != "end"]
-    assert not p.drop_called_off(s, owed)
-    p.called_off.add((s.turn, s.phase, _hex(owed[0].target)))
     p._phase = (s.turn, s.phase)
-    assert p.shortlist(s, owed, 99) == p.rank(s, owed, 99)  # nothing dropped
+    first = _hex(owed[0].target)
+    p.called_off.add((s.turn, s.phase, first))
+    kept = p.shortlist(s, owed, 99)
+    assert kept and all(_hex(a.target) != first for a in kept)  # another attack is tried first
+    assert not p._fight
+    p.called_off |= {(s.turn, s.phase, _hex(a.target)) for a in owed}
+    assert p.shortlist(s, owed, 99) == p.rank(s, owed, 99)  # every one called off: all come back
+    assert p._fight
+    t, _ = apply(s, owed[0])
+    acts = legal_actions(t)
+    assert any(a.kind == "cancel" for a in acts)
+    if any(a.kind != "cancel" for a in acts):
+        assert all(a.kind != "cancel" for a in p.shortlist(t, acts, 99))
 
 
 def test_a_decision_takes_a_bounded_number_of_rollout_steps() -> None:

@@ -11,8 +11,10 @@ actions; a game with a rule-based heuristic wants that heuristic's choice among 
 An attack the player called off (``cancel`` during a declaration) is not a candidate again in that
 phase: ``cancel`` restores the position exactly, so a search that valued declaring and calling off
 alike could loop for ever (MOCKBA seed 1, turn 5; Moscow Attacked!'s 20-game match that never
-ended). A game whose rules may oblige attacks says where the filter must not apply
-(:meth:`~ShortlistSearchPlayer.drop_called_off`).
+ended). Where every declaration left has been called off and nothing but attacks is legal (the
+game's rules oblige one), the next attack is declared and fought through: its ``cancel`` is no
+longer a candidate while another step is legal. A game may still say where the filter must not
+apply (:meth:`~ShortlistSearchPlayer.drop_called_off`).
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ class ShortlistSearchPlayer:
         self._own: str | None = None  # the reason, when the heuristic decided alone
         self.called_off: set[CalledOff] = set()  # attacks called off this phase (a ban, see above)
         self._phase: tuple[int, int] | None = None
+        self._fight = False  # the battle being declared must be fought (see _drop)
         self.inner = RolloutSearchPlayer(
             self.game, evaluate, seed, name=level, config=SEARCH_LEVELS[level], rollout_policy=rollout_policy
         )
@@ -114,8 +117,20 @@ class ShortlistSearchPlayer:
         return True
 
     def _drop(self, state: Any, actions: Sequence[Any]) -> Sequence[Any]:
-        if self.called_off and self.drop_called_off(state, actions):
+        if not self.called_off or not self.drop_called_off(state, actions):
+            return actions
+        if getattr(state, "battle", None) is None:
+            # Every declaration left was called off once and nothing else is legal (attacks owed
+            # under the game's rules): the one declared now is fought, or the player would
+            # declare and call them off in turn for ever (Moscow Attacked! rule 7.2, seed 2).
+            here = (state.turn, state.phase)
+            self._fight = bool(actions) and all(
+                a.kind == "attack" and (*here, self.target(a)) in self.called_off for a in actions
+            )
             return without_called_off(state, actions, self.called_off, self.target)
+        if self._fight:
+            fought = [a for a in actions if a.kind != "cancel"]
+            return fought or actions
         return actions
 
     def after(self, state: Any, action: Any) -> None:
@@ -131,6 +146,7 @@ class ShortlistSearchPlayer:
         if here != self._phase:
             self._phase = here
             self.called_off.clear()  # a ban holds for its phase only
+            self._fight = False
         actions = self._drop(state, actions)
         if state.current_player() < 0 or len(actions) == 1:
             a = self.inner.choose(state, actions)  # a forced cancel is remembered too

@@ -588,9 +588,6 @@ class MaSearchPlayer(ShortlistSearchPlayer):
     def target(self, action: Any) -> Any:
         return _target(action)
 
-    def drop_called_off(self, state: Any, actions: Sequence[Any]) -> bool:
-        return not _owed(actions)
-
     def searched(self, state: Any) -> bool:
         if not searched(state):
             self.unsearched = "not a combat decision"
