@@ -13,8 +13,9 @@ but a match that hung. The invariants checked here, for each registered game and
   chance.
 
 ``make test`` plays one fixed-seed game per game and level, with ``search:fast`` standing for the
-search levels on a small budget (the same code, fewer roll-outs), so the file takes about a
-minute; ``make soak`` (``TYPHOON_SLOW=1``) plays every named level at its own budget, three seeds
+search levels on a small budget (the same code, fewer roll-outs; Battle for Moscow's own table of
+budgets is read at import, so its search:fast plays at its own budget, a game in seconds), so the
+file takes about a minute; ``make soak`` (``TYPHOON_SLOW=1``) plays every named level at its own budget, three seeds
 each (one for the search levels, whose larger games take many minutes).
 """
 
