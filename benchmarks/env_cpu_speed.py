@@ -17,26 +17,12 @@ import sys
 import time
 from typing import Any
 
-import numpy as np
-
 from typhoon.env.aec import env_module
+from typhoon.env.bench import play_masked
 
 
 def play(env: Any, seed: int, cap: int) -> int:
-    rng = random.Random(seed)
-    steps = 0
-    env.reset(seed=seed)
-    for _agent in env.agent_iter():
-        obs, _reward, termination, truncation, _info = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
-        legal = obs["action_mask"].view(np.bool_).nonzero()[0]
-        env.step(int(legal[rng.randrange(len(legal))]))
-        steps += 1
-        if steps >= cap:
-            break
-    return steps
+    return play_masked(env, seed, random.Random(seed), lambda steps: steps >= cap)
 
 
 def main() -> None:

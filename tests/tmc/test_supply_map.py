@@ -13,6 +13,22 @@ from typhoon.games.tmc.rules import MapLike
 from typhoon.games.tmc.tmcmap import TmcMap, load_map
 
 
+def _standard_setup(scenario: str) -> Any:
+    """Scenario ``scenario``'s standard set-up placed on the map, at its first game-turn."""
+    from typhoon.games.tmc.rules import GERMAN, SOVIET, load_rules
+    from typhoon.games.tmc.setup_phase import setup_units
+    from typhoon.games.tmc.state import State
+
+    rules = load_rules(scenario)
+    s = State(rules)
+    for side in (SOVIET, GERMAN):
+        for u in setup_units(rules, side):
+            if rules.units[u].setup >= 0:
+                s.put(u, rules.units[u].setup)
+    s.turn = rules.first_turn
+    return s
+
+
 @pytest.fixture(scope="module")
 def tmap() -> TmcMap:
     return load_map()
@@ -178,17 +194,10 @@ def test_supply_at_scenario_start_with_the_standard_deployment(scenario: str) ->
     """§11 at the start of a September (1), November (15) and December (21) scenario with the
     standard deployment: every unit's supply from supply_now equals the per-unit search; the
     in-supply counts are printed (run with -s)."""
-    from typhoon.games.tmc.rules import GERMAN, SOVIET, load_rules
-    from typhoon.games.tmc.setup_phase import setup_units
-    from typhoon.games.tmc.state import State
+    from typhoon.games.tmc.rules import GERMAN, SOVIET
 
-    rules = load_rules(scenario)
-    s = State(rules)
-    for side in (SOVIET, GERMAN):
-        for u in setup_units(rules, side):
-            if rules.units[u].setup >= 0:
-                s.put(u, rules.units[u].setup)
-    s.turn = rules.first_turn
+    s = _standard_setup(scenario)
+    rules = s.rules
     tmap = rules.map
     t0 = time.perf_counter()
     sups = supply.supply_now(s, GERMAN), supply.supply_now(s, SOVIET)
@@ -226,18 +235,11 @@ def test_scenario_1_units_out_of_supply_at_the_start_are_the_known_limits() -> N
     off the map; no German-repaired rail within 12 hexes of start-line hexes 1801-1807) and
     S244RD at 1725, the only Soviet-side land hex next to start-line hex 1625 (§25.4 wants that
     hex in Soviet ZOC), 7 hexes from Soviet rail (§11.2: 6)."""
-    from typhoon.games.tmc.rules import GERMAN, SOVIET, load_rules
-    from typhoon.games.tmc.setup_phase import setup_units
-    from typhoon.games.tmc.state import State
+    from typhoon.games.tmc.rules import GERMAN, SOVIET
     from typhoon.hexgrid import bit_list
 
-    rules = load_rules("1")
-    s = State(rules)
-    for side in (SOVIET, GERMAN):
-        for u in setup_units(rules, side):
-            if rules.units[u].setup >= 0:
-                s.put(u, rules.units[u].setup)
-    s.turn = rules.first_turn
+    s = _standard_setup("1")
+    rules = s.rules
     g = rules.grid
     out = {}
     for side in (GERMAN, SOVIET):

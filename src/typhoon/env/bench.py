@@ -26,6 +26,25 @@ from typhoon.games import DEFAULT_GAME
 Figures = list[tuple[str, object]]
 
 
+def play_masked(env: Any, seed: int, rng: random.Random, stop: Callable[[int], bool] | None = None) -> int:
+    """One game of random masked play from ``env.reset(seed=seed)``: each step reads the
+    observation and the mask (``env.last()``) and picks uniformly among the legal codes with
+    ``rng``. ``stop(steps)``, asked after each step, ends the game early. Returns the steps."""
+    steps = 0
+    env.reset(seed=seed)
+    for _agent in env.agent_iter():
+        obs, _reward, termination, truncation, _info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = obs["action_mask"].view(np.bool_).nonzero()[0]
+        env.step(int(legal[rng.randrange(len(legal))]))
+        steps += 1
+        if stop is not None and stop(steps):
+            break
+    return steps
+
+
 def _random_play(env: Any, seconds: float, seed: int, mid_game: bool = False) -> tuple[int, float, int]:
     """Random masked play on a PettingZoo env for about ``seconds``: (steps, seconds, games).
     ``mid_game``: stop as soon as the time is up rather than at the end of a game (a game
@@ -33,18 +52,14 @@ def _random_play(env: Any, seconds: float, seed: int, mid_game: bool = False) ->
     rng = random.Random(seed)
     steps = games = 0
     t0 = time.perf_counter()
+
+    def time_up(_steps: int) -> bool:
+        return time.perf_counter() - t0 >= seconds
+
     while time.perf_counter() - t0 < seconds:
-        env.reset(seed=seed + games)
-        for _agent in env.agent_iter():
-            obs, _reward, termination, truncation, _info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].view(np.bool_).nonzero()[0]
-            env.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-            if mid_game and time.perf_counter() - t0 >= seconds:
-                return steps, time.perf_counter() - t0, games
+        steps += play_masked(env, seed + games, rng, time_up if mid_game else None)
+        if mid_game and time_up(steps):
+            return steps, time.perf_counter() - t0, games
         games += 1
     return steps, time.perf_counter() - t0, games
 
