@@ -37,6 +37,7 @@ Every decision is one of the legal actions it was given (the heuristic's plumbin
 from __future__ import annotations
 
 import dataclasses
+from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -89,6 +90,17 @@ PINCER_HEXES = 3  # hexes tried per unit
 PINCER_GAP = 3  # the two arms at least this far apart (two arms, not one stack)
 PINCERS = 1  # pincers tried per mechanised phase
 PINCER_MIN = 4.0  # VP the pair cuts beyond what its arms cut alone
+# Pocket rings (OperationalPlanner._pocket_ring): the historical pockets, the Soviet units within
+# POCKET_AREA hexes of the town, the cheapest ring of hexes that cuts them off (pocket_cut).
+POCKETS = ("Vyazma", "Bryansk")
+POCKET_LAST_TURN = 4  # GT 4 = 9 October: both pockets were closed by 7-9 October
+POCKET_AREA = 5  # Soviet units within this many hexes of the town are the pocket's
+POCKET_UNITS = 6  # a ring is planned around at least this many Soviet units
+POCKET_WINDOW = 12  # the ring lies within this many hexes of the town
+POCKET_FAR = 3  # what a ring hex costs that no unit can block this phase (one that can: 1)
+POCKET_PARTIAL = 0.5  # first movement phase: a ring this much blocked is begun (arms placed)
+ARM_WEIGHT = 2.0  # score per hex nearer the open part of the ring (a spearhead to close it)
+ARM_REACH = 10  # spearheads at most this far from the open part take it as their goal
 
 OPERATIONAL_WEIGHTS = (
     DEFAULT_WEIGHTS[GERMAN],
@@ -124,6 +136,82 @@ def soviet_supplied(s: State, extra: int = 0) -> int:
     ).in_supply
 
 
+def pocket_cut(s: State, town: int, static: int, cheap: int, sinks: Sequence[int]) -> tuple[int, list[int]]:
+    """The cheapest ring around a pocket: a minimum vertex cut, within POCKET_WINDOW hexes of
+    ``town``, between the hexes of ``sinks`` (Soviet units) and the window's edge, through the
+    hexes a German unit or its ZOC could block (§11.4: a hex holding a German unit, or in German
+    ZOC and holding no Soviet unit, blocks a Soviet supply line; a line is at most 6 hexes
+    overland and then along rail, so a ring that no path crosses cuts both). Hexes blocked by
+    ``static`` (German units that stay, and their ZOC) are walls already; a Soviet-held hex
+    cannot be blocked; a hex of ``cheap`` costs 1, any other POCKET_FAR. Returns (the ring's
+    cost, its hexes); cost >= FAR when no ring exists (a Soviet chain reaches the edge)."""
+    grid = s.rules.grid
+    window = grid.within(town, POCKET_WINDOW)
+    socc = s.occ[SOVIET]
+    walls = static | (grid.expand(static) & ~socc)
+    hexes = bit_list(window & ~walls)
+    idx = {h: i for i, h in enumerate(hexes)}
+    n = len(hexes)
+    src, dst = 2 * n, 2 * n + 1
+    graph: list[list[list[int]]] = [[] for _ in range(2 * n + 2)]  # [to, capacity, reverse index]
+
+    def add(a: int, b: int, c: int) -> None:
+        graph[a].append([b, c, len(graph[b])])
+        graph[b].append([a, 0, len(graph[a]) - 1])
+
+    edge = window & ~grid.within(town, POCKET_WINDOW - 1)
+    for h in hexes:
+        i = idx[h]
+        add(2 * i, 2 * i + 1, FAR if (socc >> h) & 1 else (1 if (cheap >> h) & 1 else POCKET_FAR))
+        for nb in grid.neighbours[h]:
+            j = idx.get(nb)
+            if j is not None:
+                add(2 * i + 1, 2 * j, FAR)
+        if (edge >> h) & 1:
+            add(src, 2 * i, FAR)
+    for h in set(sinks):
+        if h in idx:
+            add(2 * idx[h] + 1, dst, FAR)
+    flow = 0
+    while flow < FAR:  # Edmonds-Karp: a ring is some 10-20 hexes, so as many searches
+        parent: list[tuple[int, int] | None] = [None] * (2 * n + 2)
+        parent[src] = (-1, -1)
+        queue = deque([src])
+        while queue and parent[dst] is None:
+            a = queue.popleft()
+            for k, (b, c, _) in enumerate(graph[a]):
+                if c > 0 and parent[b] is None:
+                    parent[b] = (a, k)
+                    queue.append(b)
+        if parent[dst] is None:
+            break
+        path: list[tuple[int, int]] = []
+        b = dst
+        while b != src:
+            got = parent[b]
+            assert got is not None
+            path.append(got)
+            b = got[0]
+        f = min(graph[a][k][1] for a, k in path)
+        for a, k in path:
+            e = graph[a][k]
+            e[1] -= f
+            graph[e[0]][e[2]][1] += f
+        flow += f
+    if flow >= FAR:
+        return flow, []
+    seen = [False] * (2 * n + 2)
+    seen[src] = True
+    queue = deque([src])
+    while queue:
+        a = queue.popleft()
+        for b, c, _ in graph[a]:
+            if c > 0 and not seen[b]:
+                seen[b] = True
+                queue.append(b)
+    return flow, [h for h in hexes if seen[2 * idx[h]] and not seen[2 * idx[h] + 1]]
+
+
 class OperationalPlanner(Planner):
     """A movement phase's plan with the operational layer (module docstring)."""
 
@@ -144,6 +232,9 @@ class OperationalPlanner(Planner):
         if self.offensive:  # the counter-offensive attacks whenever the odds favour it
             w = kw["weights"] = dataclasses.replace(w, attack_min_ev=0.0)
         self._w_exploit = dataclasses.replace(w, risk=w.risk * EXPLOIT_RISK, line=w.line * EXPLOIT_LINE)
+        self.goals: dict[int, int] = {}  # spearhead -> the open ring hex it drives on
+        self._ring_occ = 0  # hexes of the units planned to hold pocket rings
+        self._soviet_now: int | None = None
         super().__init__(s, **kw)
 
     # -- the plan --------------------------------------------------------------------------------
@@ -157,6 +248,13 @@ class OperationalPlanner(Planner):
         self._summarise(s)
 
     def _attack_positions(self, s: State, movers: list[int], overrun_only: bool) -> None:
+        if self.side == GERMAN and s.turn <= POCKET_LAST_TURN:
+            for name in POCKETS:
+                self._pocket_ring(s, name, movers)
+            movers = [u for u in movers if u not in self.plan.targets and u not in self.goals]
+            if self.mech_phase and self._ring_occ:
+                self._mech_occ |= self._ring_occ
+                self._cut_base = soviet_supplied(s, self._mech_occ)
         if self.side == GERMAN and overrun_only:
             # Exploitation first (EXPLOIT_MIN): the mechanised units take their deep hexes, the
             # rest overrun. Measured against overruns first, docs/TMC_AI.md.
@@ -175,10 +273,123 @@ class OperationalPlanner(Planner):
         finally:
             self.unique = keep
 
+    # German pockets ----------------------------------------------------------------------------
+
+    def _pocket_ring(self, s: State, name: str, movers: list[int]) -> None:
+        """Close (or hold) a ring around the Soviet units near a pocket town: the cheapest ring
+        (pocket_cut; German units that cannot move this phase are walls already), then, the
+        best first, a unit to the hex of its reach that blocks most of the ring still open
+        (the hex itself and, by ZOC, its neighbours free of Soviet units). Mechanised phase: kept
+        only if the ring closes and the engine's supply trace then puts at least POCKET_UNITS
+        Soviet units near the town out of supply. First movement phase: kept when at least
+        POCKET_PARTIAL of the ring is blocked (the arms placed), and the mechanised units near
+        the open part drive on it (ARM_WEIGHT), to close it in the mechanised phase."""
+        town = getattr(s.rules.map, "places", {}).get(name)
+        if town is None:
+            return
+        rules = s.rules
+        grid = self.grid
+        socc = s.occ[SOVIET]
+        area = grid.within(town, POCKET_AREA)
+        pocket = [u for u in rules.side_units[SOVIET] if s.loc[u] >= 0 and (area >> s.loc[u]) & 1]
+        if len(pocket) < POCKET_UNITS:
+            return
+        if self._soviet_now is None:
+            self._soviet_now = soviet_supplied(s)
+        now = self._soviet_now
+        if sum(1 for u in pocket if not (now >> s.loc[u]) & 1) >= POCKET_UNITS:
+            self.summary.append(f"the pocket at {name} is closed: its ring is released")
+            return
+        units = [
+            u
+            for u in movers
+            if u not in self.plan.targets
+            and u in self.reach
+            and not rules.units[u].eb
+            and s.cf(u) > 0
+            and s.is_mech(u)
+        ]
+        cover: dict[tuple[int, int], int] = {}
+        cheap = 0
+        nm = grid.neighbour_mask
+        for u in units:
+            for d in (s.loc[u], *self.reach[u].dsts):
+                if (u, d) in cover or not self._room(d) or not self.sit.in_supply_at(GERMAN, d):
+                    continue
+                m = ((1 << d) | nm[d]) & ~socc
+                cover[(u, d)] = m
+                cheap |= m
+        free = set(units)
+        static = self._ring_occ
+        for u in rules.side_units[GERMAN]:
+            if s.loc[u] >= 0 and u not in free and not rules.units[u].eb:
+                static |= 1 << s.loc[u]
+        cost, ring = pocket_cut(s, town, static, cheap, [s.loc[u] for u in pocket])
+        if cost >= FAR or not ring:
+            return
+        need = 0
+        for h in ring:
+            need |= 1 << h
+        open_ = need
+        picks: list[tuple[int, int]] = []
+        used: set[int] = set()
+        while open_:
+            best: tuple[int, int, int, int] | None = None
+            for (u, d), m in cover.items():
+                if u in used:
+                    continue
+                gain = (m & open_).bit_count()
+                if gain == 0:
+                    continue
+                key = (gain, 1 if d == s.loc[u] else 0, -u, -d)
+                if best is None or key > best:
+                    best = key
+            if best is None:
+                break
+            u, d = -best[2], -best[3]
+            if not self._room(d) or sum(1 for _, x in picks if x == d) + self.count.get(d, 0) >= 3:
+                cover.pop((u, d))
+                continue
+            picks.append((u, d))
+            used.add(u)
+            open_ &= ~cover[(u, d)]
+        blocked = (need & ~open_).bit_count() / max(1, len(ring))
+        ids = grid.ids
+        if self.mech_phase:
+            extra = self._ring_occ
+            for _, d in picks:
+                extra |= 1 << d
+            sup = soviet_supplied(s, extra)
+            cut = [u for u in pocket if not (sup >> s.loc[u]) & 1]
+            if len(cut) < POCKET_UNITS:
+                return
+            what = f"close the ring around {name}: {len(cut)} Soviet units cut off"
+        else:
+            if blocked < POCKET_PARTIAL:
+                return
+            what = f"ring around {name}: {blocked:.0%} of {len(ring)} hexes blocked"
+        for u, d in picks:
+            self._claim(s, u, d, what)
+            self.held.add(u)
+            self._ring_occ |= 1 << d
+        self.summary.append(f"{len(picks)} unit(s) {what}")
+        if open_ and not self.mech_phase:
+            gaps = bit_list(open_)
+            mech = [u for u in units if u not in used and s.is_mech(u)]
+            for u in mech:
+                g = min(gaps, key=lambda h: (grid.distance(s.loc[u], h), h))
+                if grid.distance(s.loc[u], g) <= ARM_REACH:
+                    self.goals[u] = g
+            if self.goals:
+                self.summary.append(
+                    f"{len(self.goals)} spearhead(s) drive on the open part of the ring around {name} "
+                    f"({', '.join(ids[h] for h in gaps[:4])})"
+                )
+
     # German exploitation -----------------------------------------------------------------------
 
     def _setup_cut(self, s: State) -> None:
-        self._mech_occ = 0  # planned hexes of the exploiting units
+        self._mech_occ = 0  # planned hexes of the exploiting units (and of the rings)
         self._soviet_units = [u for u in s.rules.side_units[SOVIET] if s.loc[u] >= 0]
         self._cut_base = soviet_supplied(s)
 
@@ -438,6 +649,15 @@ class OperationalPlanner(Planner):
     # -- scoring -----------------------------------------------------------------------------------
 
     def score(self, s: State, u: int, h: int) -> float:
+        goal = self.goals.get(u)
+        if goal is not None:
+            w = self.w  # a spearhead closing a ring accepts a spearhead's risk
+            self.w = self._w_exploit
+            try:
+                v = super().score(s, u, h)
+            finally:
+                self.w = w
+            return v - ARM_WEIGHT * self.grid.distance(h, goal)
         if self.side == GERMAN and self.mech_phase and s.is_mech(u):
             w = self.w  # a spearhead accepts more risk, and leaves the line to the infantry
             self.w = self._w_exploit
