@@ -40,8 +40,10 @@ better (combat.py's odds, GT 1-4 German shift included); ``JoinOverrun`` adds a 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from itertools import combinations
+from itertools import accumulate, chain, combinations, repeat
+from operator import add
 from typing import Any
 
 from typhoon.errors import IllegalActionError
@@ -119,6 +121,9 @@ def facts(s: State) -> dict[str, Any]:
             "rmay": {},  # unit -> its own part of rail.may_entrain / may_detrain, see rail.add_legal()
             "seg": (-1, {}),  # (full hexes, unit -> its listed moves), see legal()
             "rseg": (None, {}),  # (side-wide key, unit -> its rail actions), see rail.add_legal()
+            "glim": weather.german_hex_limit(s.turn),  # hex_limit of a German unit this turn
+            "flm": {},  # forest cost -> whole-map bitsets of the flood, see _flood_masks()
+            "flw": {},  # (forest cost, first and last column) -> those bitsets in a window, see _flood()
         }
         c["mv"] = f
     return f
@@ -151,19 +156,52 @@ def may_move(s: State, u: int) -> bool:
 
 
 class Reach:
-    """Where one unit can end a leg: hex -> ticks left, with the path (parents)."""
+    """Where one unit can end a leg: hex -> ticks left (``left``), with the path (``path``).
 
-    __slots__ = ("start", "left", "parent", "moves", "dsts", "filtered")
+    ``dsts`` (sorted) and ``moves`` are made at once; ``left`` and ``parent`` are made when
+    first read from the cost layers of the bitset flood (:func:`reach`), or given by the
+    reference search (:func:`reach_reference`)."""
+
+    __slots__ = ("start", "moves", "dsts", "filtered", "_left", "_parent", "_flood")
+
+    _left: Mapping[int, int] | None
 
     def __init__(
-        self, start: int, left: dict[int, int], parent: dict[int, int], moves: list[Move], dsts: list[int]
+        self,
+        start: int,
+        left: Mapping[int, int] | None,
+        parent: dict[int, int] | None,
+        moves: list[Move],
+        dsts: list[int],
+        flood: _Flood | None = None,
     ):
         self.start = start
-        self.left = left
-        self.parent = parent
+        self._left = left
+        self._parent = parent
         self.moves = moves
         self.dsts = dsts
         self.filtered: dict[int, list[Move]] = {0: moves}
+        self._flood = flood
+
+    @property
+    def left(self) -> Mapping[int, int]:
+        """Hex -> ticks left on arriving there (the start included, with the whole budget)."""
+        got = self._left
+        if got is None:
+            assert self._flood is not None
+            got = self._left = _Left(self._flood)
+        return got
+
+    @property
+    def parent(self) -> dict[int, int]:
+        """Hex -> the hex it is entered from on the chosen path (every hex of ``left`` but the start)."""
+        got = self._parent
+        if got is None:
+            assert self._flood is not None
+            fl = self._flood
+            left = self.left
+            got = self._parent = {h: fl.parent_of(h) for h in left if h != self.start}
+        return got
 
     def without(self, bad: int) -> list[Move]:
         got = self.filtered.get(bad)
@@ -174,16 +212,56 @@ class Reach:
     def path(self, dst: int) -> list[int]:
         out = [dst]
         h = dst
-        while h != self.start:
-            h = self.parent[h]
-            out.append(h)
+        fl = self._flood
+        if fl is None:
+            parent = self.parent
+            while h != self.start:
+                h = parent[h]
+                out.append(h)
+        else:
+            while h != self.start:
+                h = fl.parent_of(h)
+                out.append(h)
         out.reverse()
         return out
 
 
+class _Left(Mapping[int, int]):
+    """A flood's ``left``: single hexes are read off its layers; iterating (or comparing)
+    makes the whole dict once."""
+
+    __slots__ = ("fl", "_all")
+
+    def __init__(self, fl: _Flood):
+        self.fl = fl
+        self._all: dict[int, int] | None = None
+
+    def _dict(self) -> dict[int, int]:
+        got = self._all
+        if got is None:
+            got = self._all = self.fl.left()
+        return got
+
+    def __getitem__(self, h: int) -> int:
+        got = self.fl.get(h)
+        if got is None:
+            raise KeyError(h)
+        return got
+
+    def __contains__(self, h: object) -> bool:
+        return isinstance(h, int) and self.fl.get(h) is not None
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+
 class _Terrain:
-    """Static per-map tables for the search loop: forest bytes, neighbours not across a lake
-    hexside, and per hex the defence-line front hexsides leaving it (neighbour -> index)."""
+    """Static per-map tables for the searches: forest bytes and bitset, neighbours (and their
+    bitset) not across a lake hexside, per hex the defence-line front hexsides leaving it
+    (neighbour -> index), the hexes with a lake hexside, and the grid's shift geometry."""
 
     def __init__(self, rules: Any):
         grid = rules.grid
@@ -191,15 +269,30 @@ class _Terrain:
         self.forest = bytearray(grid.size)
         for h in bit_list(m.forest_mask):
             self.forest[h] = 1
+        self.forest_mask: int = m.forest_mask & grid.valid
         self.dry: list[tuple[int, ...]] = [()] * grid.size
+        self.dry_mask: list[int] = [0] * grid.size
+        lake_src = 0
         for h in grid.hexes:
             lake = m.lake_mask[h]
             self.dry[h] = (
                 tuple(n for n in grid.neighbours[h] if not (lake >> n) & 1) if lake else grid.neighbours[h]
             )
+            self.dry_mask[h] = grid.mask(self.dry[h])
+            if lake:
+                # Both hexes of a lake hexside: the flood takes them one by one (_Flood).
+                lake_src |= (1 << h) | (lake & grid.valid)
+        self.lake_src = lake_src
         self.dl_out: dict[int, dict[int, int]] = {}
         for (a, b), k in rules.dl_index.items():
             self.dl_out.setdefault(a, {})[b] = k
+        self.dl_src: dict[int, int] = {}  # destroyed defence-line hexsides -> hexes with an intact one
+        self.windows: dict[tuple[int, int], tuple[int, int]] = {}  # columns -> (high, low) in the window
+        self.stride: int = grid.stride
+        self.columns: int = grid.columns
+        self.valid: int = grid.valid
+        self.high: int = grid._high
+        self.low: int = grid._low
 
 
 _TERRAIN: dict[int, tuple[Any, _Terrain]] = {}
@@ -214,14 +307,36 @@ def terrain(rules: Any) -> _Terrain:
 
 def reach(s: State, u: int) -> Reach:
     """All leg ends of unit ``u`` (cached for the phase until the unit or the facts change).
-    The search is a Dijkstra on points left, over byte tables (this is the engine's hottest
-    loop); a step costs the terrain of the hex entered, +3 MP entering and +2 MP leaving an
-    enemy ZOC, +2 MP for a German unit crossing an intact defence-line front hexside."""
+
+    A step costs the terrain of the hex entered, +3 MP entering and +2 MP leaving an enemy
+    ZOC, +2 MP for a German unit crossing an intact defence-line front hexside. Every cost is
+    a whole number of MP, so the cheapest paths are found a whole MP layer at a time on
+    bitsets (:func:`_flood`): the same hexes, points left and paths as the reference Dijkstra
+    (:func:`reach_reference`), which still serves EB units (rail links) and German units in
+    mud (one hex)."""
     f = facts(s)
     cache: dict[int, Reach] = f["units"]
     got = cache.get(u)
-    if got is not None:
-        return got
+    if got is None:
+        got = cache[u] = _flood(s, u, f)
+    return got
+
+
+def reach_reference(s: State, u: int) -> Reach:
+    """:func:`reach` by the reference search (a heap Dijkstra), uncached: for the tests."""
+    return _dijkstra(s, u, facts(s))
+
+
+def _moves(s: State, u: int, start: int, dsts: list[int]) -> list[Move]:
+    ids = s.rules.grid.ids
+    uid = s.rules.units[u].id
+    src = ids[start]
+    return [_tuple_new(Move, (uid, src, ids[d], "move")) for d in dsts]
+
+
+def _dijkstra(s: State, u: int, f: dict[str, Any]) -> Reach:
+    """The reference search: a Dijkstra on points left, over byte tables. Of two paths as
+    cheap, the one through the hex popped first (more points left, then the lower index)."""
     rules = s.rules
     start = s.loc[u]
     budget = remaining(s, u)
@@ -282,15 +397,276 @@ def reach(s: State, u: int) -> Reach:
             left[n] = 0
             parent[n] = start
     noend = f["noend"]
-    ids = rules.grid.ids
-    uid = rules.units[u].id
-    src = ids[start]
     dsts = sorted(h for h in left if h != start and not (noend >> h) & 1) if noend else sorted(left)
     if not noend:
         dsts.remove(start)
-    moves = [_tuple_new(Move, (uid, src, ids[d], "move")) for d in dsts]
-    got = cache[u] = Reach(start, left, parent, moves, dsts)
+    return Reach(start, left, parent, _moves(s, u, start, dsts), dsts)
+
+
+# -- the bitset flood ------------------------------------------------------------------------
+
+
+def _flood_masks(
+    s: State, f: dict[str, Any], fc: int
+) -> tuple[int, int, int, int, tuple[tuple[int, int], ...]]:
+    """Whole-map bitsets of the phase facts for forest cost ``fc`` (whole MP): hexes that may
+    be entered, inside enemy ZOC, taken one by one (a lake hexside unless frozen,
+    an intact defence-line front hexside for German units), ends not allowed, and the cost
+    classes of entering (cost, hexes) in increasing cost."""
+    memo: dict[int, Any] = f["flm"]
+    got = memo.get(fc)
+    if got is None:
+        T = terrain(s.rules)
+        valid = T.valid
+        opn = valid & ~f["block"]
+        ez = f["ezoc"] & valid
+        nez = valid & ~ez
+        irr = 0 if f["frozen"] else T.lake_src
+        if f["side"] == GERMAN:
+            dld = s.dl_destroyed
+            dl = T.dl_src.get(dld)
+            if dl is None:
+                dl = 0
+                for a, out in T.dl_out.items():
+                    if any(not (dld >> k) & 1 for k in out.values()):
+                        dl |= 1 << a
+                if len(T.dl_src) < 256:
+                    T.dl_src[dld] = dl
+            irr |= dl
+        forest = T.forest_mask
+        plain = opn & ~forest
+        wood = opn & forest
+        cls: dict[int, int] = {}
+        for cost, m in ((1, plain & nez), (fc, wood & nez), (4, plain & ez), (fc + 3, wood & ez)):
+            if m:
+                cls[cost] = cls.get(cost, 0) | m
+        got = memo[fc] = (opn, ez, irr, f["noend"], tuple(sorted(cls.items())))
     return got
+
+
+def _bits_from(mask: int, off: int) -> list[int]:
+    """``off`` + the indices of the set bits of ``mask`` (>= 0), lowest first: the lengths of
+    the runs of zeros between them, summed (C loops; faster than bit_list on a flood's blobs)."""
+    if not mask:
+        return []
+    gaps = bin(mask)[:1:-1].split("1")
+    gaps.pop()
+    return list(accumulate(map(add, map(len, gaps), chain((off,), repeat(1)))))
+
+
+class _Flood:
+    """One unit's flood in a window of whole columns around its start (bits shifted down by
+    ``off``): ``layers[k]`` holds the hexes first reached at a cost of exactly ``k`` MP."""
+
+    __slots__ = ("s", "f", "start", "budget", "off", "layers", "q4", "fc")
+
+    def __init__(
+        self,
+        s: State,
+        f: dict[str, Any],
+        start: int,
+        budget: int,
+        off: int,
+        layers: list[int],
+        q4: int,
+        fc: int,
+    ):
+        self.s = s
+        self.f = f
+        self.start = start
+        self.budget = budget
+        self.off = off
+        self.layers = layers
+        self.q4 = q4
+        self.fc = fc
+
+    def left(self) -> dict[int, int]:
+        off = self.off
+        b = self.budget
+        out = {self.start: b}
+        for k, m in enumerate(self.layers):
+            if k and m:
+                rest = b - k * TICKS
+                for h in _bits_from(m, off):
+                    out[h] = rest
+        for h in _bits_from(self.q4, off):
+            out[h] = 0
+        return out
+
+    def get(self, h: int) -> int | None:
+        """Ticks left on reaching ``h`` (None: not reached), read off the layers."""
+        if h == self.start:
+            return self.budget
+        b = h - self.off
+        if b < 0:
+            return None
+        for k, m in enumerate(self.layers):
+            if (m >> b) & 1:
+                return self.budget - k * TICKS if k else None
+        return 0 if (self.q4 >> b) & 1 else None
+
+    def parent_of(self, n: int) -> int:
+        """The hex ``n`` is entered from: of the hexes from which ``n`` costs exactly its points
+        left, the one the reference Dijkstra pops first (most points left, then lowest index);
+        the start for a [Q4] one-hex move."""
+        if (self.q4 >> (n - self.off)) & 1:
+            return self.start
+        f = self.f
+        s = self.s
+        rules = s.rules
+        T = terrain(rules)
+        frozen = f["frozen"]
+        ez = f["ez"]
+        ln = self.get(n)
+        enter = (self.fc if T.forest[n] else 1) + (3 if ez[n] else 0)
+        dl_out = T.dl_out if f["side"] == GERMAN else {}
+        dld = s.dl_destroyed
+        best = -1
+        best_left = -1
+        for h in rules.grid.neighbours[n]:
+            lh = self.get(h)
+            if lh is None or lh < best_left or (h != self.start and (self.q4 >> (h - self.off)) & 1):
+                continue
+            if not frozen and n not in T.dry[h]:
+                continue
+            c = enter + (2 if ez[h] else 0)
+            dlh = dl_out.get(h)
+            if dlh is not None:
+                k = dlh.get(n)
+                if k is not None and not (dld >> k) & 1:
+                    c += 2
+            if lh - c * TICKS != ln:
+                continue
+            if lh > best_left or h < best:
+                best = h
+                best_left = lh
+        assert best >= 0
+        return best
+
+
+def _flood(s: State, u: int, f: dict[str, Any]) -> Reach:
+    """:func:`reach` by whole-MP layers on bitsets. Leaving an enemy ZOC (+2 MP) is charged by
+    letting such a hex spread two layers late; hexes next to a lake hexside or a defence-line
+    front hexside spread one neighbour at a time. Only the columns within the unit's MP of its
+    start take part (a step costs at least 1 MP)."""
+    rules = s.rules
+    spec = rules.units[u]
+    budget = remaining(s, u)
+    if spec.eb or budget < 0 or (spec.side == GERMAN and f["glim"] is not None):
+        return _dijkstra(s, u, f)
+    start = s.loc[u]
+    T = terrain(rules)
+    fc = 3 if s.is_mech(u) else rules.forest_nonmech_cost
+    K = budget // TICKS
+    st = T.stride
+    col = start // st
+    c0 = col - K if col > K else 0
+    c1 = min(T.columns - 1, col + K)
+    wmemo: dict[tuple[int, int, int], Any] = f["flw"]
+    wkey = (fc, c0, c1)
+    win = wmemo.get(wkey)
+    if win is None:
+        opn, ez, irr, noend, cls = _flood_masks(s, f, fc)
+        off = c0 * st
+        wm = (1 << ((c1 - c0 + 1) * st)) - 1
+        win = wmemo[wkey] = (
+            off,
+            (opn >> off) & wm,
+            (ez >> off) & wm,
+            (irr >> off) & wm,
+            (noend >> off) & wm,
+            tuple((cost, (m >> off) & wm) for cost, m in cls),
+        )
+    off, opn_w, ez_w, irr_w, noend_w, cls_w = win
+    hl = T.windows.get((c0, c1))
+    if hl is None:
+        wm = (1 << ((c1 - c0 + 1) * st)) - 1
+        hl = T.windows[c0, c1] = ((T.high >> off) & wm, (T.low >> off) & wm)
+    hi_w, lo_w = hl
+    nez_w = ~ez_w
+    reg_w = ~irr_w
+    sb = 1 << (start - off)
+    notr = opn_w & ~sb
+    layers = [sb]
+    pend = [0] * (K + 1)
+    sm1 = st - 1
+    sp1 = st + 1
+    for j in range(K + 1):
+        if j:
+            lj = pend[j] & notr
+            notr ^= lj
+            layers.append(lj)
+            x = lj & nez_w
+        else:
+            x = sb & nez_w
+        if j >= 2:
+            x |= layers[j - 2] & ez_w
+        if not x:
+            continue
+        xr = x & reg_w
+        if xr:
+            hi = xr & hi_w
+            lo = xr & lo_w
+            e = (
+                (xr >> 1)
+                | (xr << 1)
+                | (xr << st)
+                | (xr >> st)
+                | (hi << sm1)
+                | (hi >> sp1)
+                | (lo << sp1)
+                | (lo >> sm1)
+            ) & notr
+            if e:
+                for cost, cm in cls_w:
+                    k = j + cost
+                    if k > K:
+                        break
+                    pend[k] |= e & cm
+        xi = x & irr_w
+        if xi:
+            _spread_one_by_one(s, f, xi, off, j, K, fc, notr, pend)
+    q4 = 0
+    if u not in s.spent:
+        # [Q4] one-hex minimum: any adjacent enterable hex, never enemy ZOC to enemy ZOC.
+        nb = rules.grid.neighbour_mask[start] if f["frozen"] else T.dry_mask[start]
+        q4 = (nb >> off) & notr
+        if ez_w & sb:
+            q4 &= nez_w
+    dmask = ((opn_w ^ notr ^ sb) | q4) & ~noend_w
+    dsts = _bits_from(dmask, off)
+    fl = _Flood(s, f, start, budget, off, layers, q4, fc)
+    return Reach(start, None, None, _moves(s, u, start, dsts), dsts, fl)
+
+
+def _spread_one_by_one(
+    s: State, f: dict[str, Any], xi: int, off: int, j: int, K: int, fc: int, notr: int, pend: list[int]
+) -> None:
+    """The hexes of ``xi`` (window bits, spreading at layer ``j``) next to a lake hexside or
+    an intact defence-line front hexside: each neighbour at its own cost."""
+    T = terrain(s.rules)
+    nbrs = s.rules.grid.neighbours if f["frozen"] else T.dry
+    blk = f["blk"]
+    ez = f["ez"]
+    forest = T.forest
+    dl_out = T.dl_out if f["side"] == GERMAN else {}
+    dld = s.dl_destroyed
+    for hb in bit_list(xi):
+        h = hb + off
+        dlh = dl_out.get(h)
+        for n in nbrs[h]:
+            if blk[n]:
+                continue
+            k = j + (fc if forest[n] else 1) + (3 if ez[n] else 0)
+            if dlh is not None:
+                d = dlh.get(n)
+                if d is not None and not (dld >> d) & 1:
+                    k += 2
+            if k > K:
+                continue
+            nb = n - off
+            if (notr >> nb) & 1:
+                pend[k] |= 1 << nb
 
 
 # -- legal actions ---------------------------------------------------------------------------

@@ -1,0 +1,89 @@
+"""Issue 17: a unit's leg ends (``movement_phase.reach``) come from a bitset flood, whole MP
+layer by layer; the reference heap Dijkstra (``reach_reference``) is kept for EB units, German
+units in mud, and these tests. Along random walks, every movable unit's flood must give the
+reference's destinations, moves (in order), points left at every hex, chosen parent of every
+hex and path to every destination: the paths decide what a move passes through (rail entered,
+defence-line hexsides crossed, lone [#] units removed)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from typhoon.games.tmc import movement_phase
+from typhoon.games.tmc.engine import apply_unchecked, chance_outcomes, legal_actions, new_game
+from typhoon.games.tmc.state import MOVE, State
+
+
+def _compare_units(s: State) -> int:
+    """Compare the flood with the reference for every unit that may move now (cold caches)."""
+    t = s.copy()
+    t._cache = {}
+    t._legal = None
+    n = 0
+    for u in t.rules.side_units[t.side]:
+        if not movement_phase.may_move(t, u):
+            continue
+        got = movement_phase.reach(t, u)
+        ref = movement_phase.reach_reference(t, u)
+        where = f"{t.rules.units[u].id} at {t.rules.grid.ids[t.loc[u]]}, turn {t.turn} phase {t.phase}"
+        assert got.dsts == ref.dsts, where
+        assert got.moves == ref.moves, where
+        assert dict(got.left) == ref.left, where
+        assert got.parent == ref.parent, where
+        for h, rest in ref.left.items():
+            assert h in got.left and got.left[h] == rest, where
+        for d in ref.dsts:
+            assert got.path(d) == ref.path(d), where
+        n += 1
+    return n
+
+
+def _walk(scenario: str, seed: int, limit: int, every: int, options: dict[str, str] | None = None) -> int:
+    """A busy random walk (a phase ends one time in ten when anything else is possible: many
+    moves, rail moves, overruns and defence-line crossings per phase), comparing every
+    ``every``-th movement position. Returns the number of reaches compared."""
+    rng = random.Random(seed)
+    s = new_game(scenario, options)
+    n = compared = 0
+    while not s.is_terminal and n < limit:
+        if s.is_chance:
+            outs = chance_outcomes(s)
+            s = apply_unchecked(s, outs[rng.randrange(len(outs))][0])
+        else:
+            if s.phase_spec.kind == "movement" and s.step == MOVE and n % every == 0:
+                compared += _compare_units(s)
+            acts = legal_actions(s)
+            pick = acts
+            if len(acts) > 1 and rng.random() < 0.9:
+                pick = [a for a in acts if a.kind != "end"] or acts
+            s = apply_unchecked(s, pick[rng.randrange(len(pick))])
+        n += 1
+    return compared
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed", "limit", "every", "options"),
+    [
+        ("1", 3, 1500, 9, None),  # September, lakes unfrozen, the Mozhaisk line intact
+        ("15", 4, 800, 7, None),  # November: frozen lakes
+        ("1", 5, 1000, 13, {"forest_reading": "mp2_nodrm"}),  # forest 2 MP for non-mechanised units
+    ],
+)
+def test_flood_equals_reference(
+    scenario: str, seed: int, limit: int, every: int, options: dict[str, str] | None
+) -> None:
+    assert _walk(scenario, seed, limit, every, options) > 300
+
+
+def test_flood_bits_from() -> None:
+    """The run-length bit lister equals bit_list with an offset."""
+    from typhoon.hexgrid import bit_list
+
+    rng = random.Random(1)
+    for i in range(500):
+        m = rng.getrandbits(rng.randrange(1, 900)) if i % 3 else 1 << rng.randrange(900)
+        off = rng.randrange(3000)
+        assert movement_phase._bits_from(m, off) == [h + off for h in bit_list(m)]
+    assert movement_phase._bits_from(0, 5) == []
