@@ -3,7 +3,8 @@ layer by layer; the reference heap Dijkstra (``reach_reference``) is kept for EB
 units in mud, and these tests. Along random walks, every movable unit's flood must give the
 reference's destinations, moves (in order), points left at every hex, chosen parent of every
 hex and path to every destination: the paths decide what a move passes through (rail entered,
-defence-line hexsides crossed, lone [#] units removed)."""
+defence-line hexsides crossed, lone [#] units removed). The same walks check the full hexes
+that keep_facts carries past a move against a count of the stacks."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import random
 
 import pytest
 
-from typhoon.games.tmc import movement_phase
+from typhoon.games.tmc import movement_phase, moving
 from typhoon.games.tmc.engine import apply_unchecked, chance_outcomes, legal_actions, new_game
+from typhoon.games.tmc.rules import STACK_LIMIT
 from typhoon.games.tmc.state import MOVE, State
 
 
@@ -54,6 +56,8 @@ def _walk(scenario: str, seed: int, limit: int, every: int, options: dict[str, s
         else:
             if s.phase_spec.kind == "movement" and s.step == MOVE and n % every == 0:
                 compared += _compare_units(s)
+            # The full hexes are carried past moves (keep_facts): equal to a count of the stacks.
+            assert moving.full_hexes(s) == sum(1 << h for h, us in s.stacks.items() if len(us) >= STACK_LIMIT)
             acts = legal_actions(s)
             pick = acts
             if len(acts) > 1 and rng.random() < 0.9:

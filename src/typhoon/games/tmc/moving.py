@@ -19,13 +19,21 @@ from typhoon.games.tmc.state import State
 
 
 def full_hexes(s: State) -> int:
-    """Hexes holding the stacking limit (a move, retreat or advance may not end there, §10)."""
-    m = 0
+    """Hexes holding the stacking limit (a move, retreat or advance may not end there, §10).
+    Kept in the state cache with the list of those hexes; keep_facts carries it past a move."""
+    got = s._cache.get("full")
+    if got is None:
+        got = s._cache["full"] = _full(s, [h for h, us in s.stacks.items() if len(us) >= STACK_LIMIT])
+    return got[0]
+
+
+def _full(s: State, hexes: list[int]) -> tuple[int, list[int]]:
     # Only the few full hexes touch the (4,992-bit) mask: shifting a big int per stack was most
     # of the cost of this function, which every movement listing calls.
-    for h in [h for h, us in s.stacks.items() if len(us) >= STACK_LIMIT]:
+    m = 0
+    for h in hexes:
         m |= 1 << h
-    return m
+    return m, hexes
 
 
 def _weather_factor(s: State, u: int) -> Fraction:
@@ -56,7 +64,18 @@ def keep_facts(s: State, old: dict[str, Any], movers: tuple[int, ...]) -> None:
     phase facts and every other unit's cached reach (``put``/``lift`` cleared the cache)."""
     # "ovr" (minimal overrun groups by target, candidates and defenders) stays: a plain move
     # changes no strength, and supply is judged at phase start (State.in_supply).
-    nc = {k: v for k, v in old.items() if k not in ("zoc0", "zoc1", "mv")}
+    nc = {k: v for k, v in old.items() if k not in ("zoc0", "zoc1", "mv", "full")}
+    full = old.get("full")
+    if full is not None:
+        # Only the movers changed place: a full hex stays full unless one left it, and a hex
+        # becomes full only where one arrived.
+        stacks = s.stacks
+        hexes = [h for h in full[1] if len(stacks.get(h, ())) >= STACK_LIMIT]
+        for u in movers:
+            h = s.loc[u]
+            if h >= 0 and h not in hexes and len(stacks.get(h, ())) >= STACK_LIMIT:
+                hexes.append(h)
+        nc["full"] = _full(s, hexes)
     f = old.get("mv")
     if f is not None:
         nf = dict(f)
