@@ -98,7 +98,9 @@ def table_dict(rules: Rules) -> dict[str, Any]:
     codec = ea.codec_for(rules)
     pad = codec.pad_of
     nbd = [x for h in range(size) for x in (grid.neighbours_by_dir[h] or (-1,) * 6)]
-    dist = [grid.distance(a, b) if grid.ids[a] and grid.ids[b] else 0 for a in range(size) for b in range(size)]
+    dist = [
+        grid.distance(a, b) if grid.ids[a] and grid.ids[b] else 0 for a in range(size) for b in range(size)
+    ]
     rail_nb: list[int] = []
     for h in range(size):
         row = list(m.rail_neighbours[h])

@@ -689,6 +689,8 @@ static int unit_moves(const Tables *t, const G *g, W *w, int u) {
     } else {
         BS ezoc = expand(t, eocc);
         BS notable = bs_andn(controlled_city_mask(t, g, enemy), eocc);
+        if (!rail) /* mechanics.movement.reach_on_grid never counts the start hex as passed */
+            bs_clr(&notable, start);
         if (reach(t, start, t->u_move[u], rail, eocc, ezoc, notable, out_buf, &n) < 0) {
             w->err = 2;
             return -1;
@@ -1966,8 +1968,8 @@ static int load_fields(const Tables *t, G *g, PyObject *f) {
         PyErr_SetString(CoreError, "the waiting unit does not share a hex");
         return -1;
     }
-    for (int i = 0; i < g->nb; i++)
-        if (g->loc[g->bat[i].def] < 0) {
+    for (int i = 0; i < g->nb; i++) /* the battle being fought may have lost its defender */
+        if (g->loc[g->bat[i].def] < 0 && !(g->has_cur && g->bat[i].def == g->cur.def)) {
             PyErr_SetString(CoreError, "a declared battle's defender is off the map");
             return -1;
         }
