@@ -4,7 +4,8 @@ units in mud, and these tests. Along random walks, every movable unit's flood mu
 reference's destinations, moves (in order), points left at every hex, chosen parent of every
 hex and path to every destination: the paths decide what a move passes through (rail entered,
 defence-line hexsides crossed, lone [#] units removed). The same walks check the full hexes
-that keep_facts carries past a move against a count of the stacks."""
+that keep_facts carries past a move against a count of the stacks, and the EB relocation
+lists (gathered from a static table of actions) against a plain construction."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import random
 
 import pytest
 
-from typhoon.games.tmc import movement_phase, moving
+from typhoon.games.tmc import movement_phase, moving, rail
+from typhoon.games.tmc.actions import END, Action, Relocate
 from typhoon.games.tmc.engine import apply_unchecked, chance_outcomes, legal_actions, new_game
-from typhoon.games.tmc.rules import STACK_LIMIT
-from typhoon.games.tmc.state import MOVE, State
+from typhoon.games.tmc.rules import SOVIET, STACK_LIMIT
+from typhoon.games.tmc.state import MOVE, RELOCATE, State
 
 
 def _compare_units(s: State) -> int:
@@ -42,6 +44,18 @@ def _compare_units(s: State) -> int:
     return n
 
 
+def _relocate_reference(s: State) -> list[Action]:
+    """The EB relocation step's list made plainly, one action at a time."""
+    rules = s.rules
+    ids = rules.grid.ids
+    targets = rail.relocation_hexes(s)
+    out: list[Action] = []
+    for u in rules.side_units[SOVIET]:
+        if rules.units[u].eb and s.loc[u] >= 0 and not (s.relocated >> u) & 1:
+            out.extend(Relocate(rules.units[u].id, ids[h]) for h in targets if h != s.loc[u])
+    return [*out, END]
+
+
 def _walk(scenario: str, seed: int, limit: int, every: int, options: dict[str, str] | None = None) -> int:
     """A busy random walk (a phase ends one time in ten when anything else is possible: many
     moves, rail moves, overruns and defence-line crossings per phase), comparing every
@@ -56,6 +70,8 @@ def _walk(scenario: str, seed: int, limit: int, every: int, options: dict[str, s
         else:
             if s.phase_spec.kind == "movement" and s.step == MOVE and n % every == 0:
                 compared += _compare_units(s)
+            if s.phase_spec.kind == "movement" and s.step == RELOCATE:
+                assert legal_actions(s) == _relocate_reference(s)
             # The full hexes are carried past moves (keep_facts): equal to a count of the stacks.
             assert moving.full_hexes(s) == sum(1 << h for h, us in s.stacks.items() if len(us) >= STACK_LIMIT)
             acts = legal_actions(s)

@@ -40,10 +40,11 @@ better (combat.py's odds, GT 1-4 German shift included); ``JoinOverrun`` adds a 
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from itertools import accumulate, chain, combinations, repeat
-from operator import add
+from operator import add, itemgetter
 from typing import Any
 
 from typhoon.errors import IllegalActionError
@@ -748,7 +749,6 @@ def _legal_relocate(s: State) -> list[Action]:
     rules = s.rules
     out = LegalList()  # each unit's memoised list is a part (see legal)
     targets = tuple(rail.relocation_hexes(s))
-    ids = rules.grid.ids
     # Thousands of actions per listing, and a relocation seldom changes the target hexes (only
     # when it fills or frees a full hex): each unit's list is memoised by (targets, unit, hex),
     # a pure function of its key, so _apply_relocate carries the memo past the cache reset.
@@ -756,22 +756,62 @@ def _legal_relocate(s: State) -> list[Action]:
     if tkey != targets:
         memo = {}
         s._cache["reloc"] = (targets, memo)
-    names: list[str] | None = None
+    pick: Any = None
     for u in rules.side_units[SOVIET]:
         if rules.units[u].eb and s.loc[u] >= 0 and not (s.relocated >> u) & 1:
             here = s.loc[u]
             got = memo.get((u, here))
             if got is None:
-                if names is None:
-                    names = [ids[h] for h in targets]
-                uid = rules.units[u].id
-                # Plain tuple construction (the NamedTuple constructor is a Python-level call).
-                got = memo[u, here] = [
-                    _tuple_new(Relocate, (uid, n, "relocate")) for h, n in zip(targets, names) if h != here
-                ]
+                # The unit's Relocate actions come from its row of the static table (one per
+                # rail hex), gathered in C by an itemgetter shared by the units of the listing.
+                row = _relocate_row(rules, u)
+                if len(targets) > 1:
+                    if pick is None:
+                        pick = itemgetter(*targets)
+                    got = list(pick(row))
+                else:
+                    got = [row[h] for h in targets]
+                i = bisect_left(targets, here)
+                if i < len(targets) and targets[i] == here:
+                    del got[i]
+                memo[u, here] = got
             out.add_part(got)
     out.append(END)
     return out
+
+
+class _RelocateRow(dict[int, Relocate]):
+    """One Soviet EB unit's ``Relocate`` actions by hex (made when first asked for)."""
+
+    __slots__ = ("uid", "ids")
+
+    def __init__(self, uid: str, ids: list[str]):
+        super().__init__()
+        self.uid = uid
+        self.ids = ids
+
+    def __missing__(self, h: int) -> Relocate:
+        got: Relocate = _tuple_new(Relocate, (self.uid, self.ids[h], "relocate"))
+        self[h] = got
+        return got
+
+
+_RELOCATE_ROWS: dict[int, tuple[Any, dict[int, _RelocateRow]]] = {}
+
+
+def _relocate_row(rules: Any, u: int) -> _RelocateRow:
+    """Unit ``u``'s row of the static relocation table: its ``Relocate`` to every rail hex of
+    the map, built once per rules (the actions are immutable and depend on nothing else)."""
+    got = _RELOCATE_ROWS.get(id(rules))
+    if got is None or got[0] is not rules:
+        got = _RELOCATE_ROWS[id(rules)] = (rules, {})
+    rows = got[1]
+    row = rows.get(u)
+    if row is None:
+        row = rows[u] = _RelocateRow(rules.units[u].id, rules.grid.ids)
+        for h in bit_list(rules.rail_mask):
+            row[h]  # noqa: B018 - __missing__ fills the row
+    return row
 
 
 # -- overruns --------------------------------------------------------------------------------
