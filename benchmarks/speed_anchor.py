@@ -1,6 +1,6 @@
 """Issue 17: Typhoon's speed figures beside a python-chess anchor measured in the same run.
 
-    .venv/bin/python benchmarks/speed_anchor.py [--quick] [--only bfm,tmc,search,env]
+    .venv/bin/python benchmarks/speed_anchor.py [--quick] [--only bfm,native,tmc,search,env]
 
 The anchor is random full chess games per second with full legality (python-chess, the `dev`
 extra), measured before and after the Typhoon figures and averaged, so that each figure is
@@ -42,6 +42,45 @@ def random_games(game: str, edition: str, games: int, seed: int = 1000) -> tuple
         while s.result is None:
             acts = m.legal_actions(s)
             s = m.apply_unchecked(s, acts[rng.randrange(len(acts))])
+            n += 1
+    dt = time.perf_counter() - t0
+    return games / dt, n / dt
+
+
+def native_random_games(edition: str, games: int, seed: int = 1000) -> tuple[float, float] | None:
+    """Battle for Moscow's native core (typhoon.games.bfm.native), fully native loop: (games/s,
+    actions/s) of uniform random play from the start of set-up; None when the core is not built."""
+    from typhoon.games.bfm import native
+    from typhoon.games.bfm.rules import load_rules
+
+    if not native.available():
+        return None
+    rules = load_rules(edition)
+    native.random_games(rules, 2, seed)  # tables made, caches warm
+    t0 = time.perf_counter()
+    got = native.random_games(rules, games, seed)
+    dt = time.perf_counter() - t0
+    return games / dt, got.actions / dt
+
+
+def native_stepped_games(edition: str, games: int, seed: int = 1000) -> tuple[float, float] | None:
+    """The native core stepped from Python: each step Python reads the legal codes and applies
+    one chosen at random (the shape of a Python roll-out or RL loop over the core)."""
+    from typhoon.games.bfm import native
+    from typhoon.games.bfm.rules import load_rules
+
+    if not native.available():
+        return None
+    rules = load_rules(edition)
+    native.tables(rules)
+    n = 0
+    t0 = time.perf_counter()
+    for i in range(games):
+        rng = random.Random(seed + i)
+        core = native.new_core(rules)
+        while core.result < 0:
+            codes = core.legal_codes()
+            core.apply(codes[rng.randrange(len(codes))])
             n += 1
     dt = time.perf_counter() - t0
     return games / dt, n / dt
@@ -111,7 +150,7 @@ def env_steps_per_s(game: str, seconds: float) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", default="bfm,tmc,search,env")
+    ap.add_argument("--only", default="bfm,native,tmc,search,env")
     args = ap.parse_args()
     parts = set(args.only.split(","))
     q = args.quick
@@ -123,6 +162,22 @@ def main() -> None:
         gps, aps = random_games("bfm", "gdw1986", 20 if q else 60)
         figs += [("bfm_random_games_per_s", gps), ("bfm_random_actions_per_s", aps)]
         figs.append(("bfm_cold_movement_listing_ms", cold_movement_listing("bfm", "gdw1986", 5) * 1e3))
+    if "native" in parts:
+        for ed in ("gdw1986", "vpg2009"):
+            full = native_random_games(ed, 200 if q else 1000)
+            stepped = native_stepped_games(ed, 20 if q else 100)
+            if full is None or stepped is None:
+                print("native: skipped (typhoon.games.bfm._bfmcore is not built or TYPHOON_NO_NATIVE is set)")
+                break
+            tag = "" if ed == "gdw1986" else "_vpg"
+            figs += [
+                (f"bfm{tag}_native_random_games_per_s", full[0]),
+                (f"bfm{tag}_native_random_actions_per_s", full[1]),
+            ]
+            figs += [
+                (f"bfm{tag}_native_stepped_games_per_s", stepped[0]),
+                (f"bfm{tag}_native_stepped_actions_per_s", stepped[1]),
+            ]
     if "tmc" in parts:
         gps, aps = random_games("tmc", "1", 1 if q else 2)
         figs += [("tmc1_random_games_per_s", gps), ("tmc1_random_actions_per_s", aps)]

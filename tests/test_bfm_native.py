@@ -245,6 +245,12 @@ def _positions() -> dict[str, State]:
         "mud": pos(G="XLVII@0602,XXXV@1006", S="16A@1208/h", t=3, ph="german_movement"),
         # "Soviet rail movement": only units beginning on a rail hex, along the line.
         "rail": pos(G="XXIV@0101", S="5A@1103/h,3A@0907/h,10A@1410/h", t=5, ph="soviet_rail_movement"),
+        # The Python engine's reading for a unit standing on an enemy-held city (a position no
+        # game reaches: a unit always holds its own city): by rail its own hex is a move (it takes
+        # the city), on foot it is not (reach_on_grid never counts the start as passed).
+        "rail_own_city": pos(
+            G="XXIV@0101", S="5A@1103/h", t=5, ph="soviet_rail_movement", ctl="0204,0307,1103"
+        ),
         # "Movement": a unit may end on a friendly unit that has not moved, which then moves off.
         "stack": pos(G="XXIV@0101", S="5A@1208/h,3A@1308/h,10A@1410/h", t=5, ph="soviet_movement"),
         "crowd": pos(
@@ -291,6 +297,7 @@ def _positions() -> dict[str, State]:
         "forest",
         "mud",
         "rail",
+        "rail_own_city",
         "stack",
         "crowd",
         "chain",
