@@ -107,3 +107,23 @@ def test_flood_bits_from() -> None:
         off = rng.randrange(3000)
         assert movement_phase._bits_from(m, off) == [h + off for h in bit_list(m)]
     assert movement_phase._bits_from(0, 5) == []
+
+
+def test_allowance_in_integers() -> None:
+    """moving.allowance works out MA x TICKS x weather factor (halved out of supply) in
+    integers: the same as the Fraction arithmetic it replaced, for every turn and unit kind."""
+    from fractions import Fraction
+
+    from typhoon.games.tmc import weather
+    from typhoon.games.tmc.rules import TICKS
+
+    for gt in range(1, 32):
+        factors = [weather.soviet_ma_factor(gt)]
+        factors += [weather.german_ma_factor(gt, mechanised=m) for m in (False, True)]
+        for f in factors:
+            for ma in range(0, 13):
+                for div in (1, 2):
+                    fraction = Fraction(ma * TICKS) * f
+                    if div == 2:
+                        fraction /= 2
+                    assert int(fraction) == (ma * TICKS * f.numerator) // (f.denominator * div)

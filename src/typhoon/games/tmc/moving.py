@@ -48,10 +48,10 @@ def allowance(s: State, u: int) -> int:
     key = (u, s.turn, s.in_supply(u), bool((s.kg >> u) & 1))
     got = memo.get(key)
     if got is None:
-        f = Fraction(s.ma(u) * TICKS) * _weather_factor(s, u)
-        if not key[2]:
-            f /= 2
-        got = memo[key] = int(f)  # exact: TICKS is divisible by 8, and at most three halvings apply
+        # ma * TICKS * factor, halved out of supply, in integers (the Fraction's own numerator
+        # and denominator; the floor of a non-negative quotient is the Fraction's int()).
+        f = _weather_factor(s, u)
+        got = memo[key] = (s.ma(u) * TICKS * f.numerator) // (f.denominator * (1 if key[2] else 2))
     return got
 
 

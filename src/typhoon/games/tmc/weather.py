@@ -109,17 +109,33 @@ class WeatherTable:
                 if sum(1 for p in periods if p.covers(gt) and key in p.ints) > 1:
                     raise DataError(f"{origin}: two periods give {key} on GT {gt}")
         self.periods: tuple[WeatherPeriod, ...] = tuple(periods)
+        # Per turn: the periods in force, and integer effects by key (the table never changes;
+        # the movement rules ask on every unit's reach).
+        self._active_memo: dict[int, tuple[WeatherPeriod, ...]] = {}
+        self._int_memo: dict[tuple[int, str], int | None] = {}
+        self._factor_memo: dict[tuple[int, str], Fraction] = {}
 
-    def _active(self, gt: int) -> list[WeatherPeriod]:
-        if not self.first_turn <= gt <= self.last_turn:
-            raise ValueError(f"game turn {gt} is outside {self.first_turn}-{self.last_turn}")
-        return [p for p in self.periods if p.covers(gt)]
+    def _active(self, gt: int) -> tuple[WeatherPeriod, ...]:
+        got = self._active_memo.get(gt)
+        if got is None:
+            if not self.first_turn <= gt <= self.last_turn:
+                raise ValueError(f"game turn {gt} is outside {self.first_turn}-{self.last_turn}")
+            got = self._active_memo[gt] = tuple(p for p in self.periods if p.covers(gt))
+        return got
 
     def names(self, gt: int) -> tuple[str, ...]:
         """Names of the weather periods in force on turn ``gt`` (e.g. ('freeze', 'winter'))."""
         return tuple(p.name for p in self._active(gt))
 
     def _factor(self, gt: int, key: str, applies: dict[str, bool] | None = None) -> Fraction:
+        if applies is None:
+            got = self._factor_memo.get((gt, key))
+            if got is None:
+                got = self._factor_memo[gt, key] = self._factor_of(gt, key, None)
+            return got
+        return self._factor_of(gt, key, applies)
+
+    def _factor_of(self, gt: int, key: str, applies: dict[str, bool] | None) -> Fraction:
         f = ONE
         for p in self._active(gt):
             if key in p.factors:
@@ -130,10 +146,16 @@ class WeatherTable:
         return f
 
     def _int(self, gt: int, key: str) -> int | None:
+        memo = self._int_memo
+        if (gt, key) in memo:
+            return memo[gt, key]
+        got = None
         for p in self._active(gt):
             if key in p.ints:
-                return p.ints[key]
-        return None
+                got = p.ints[key]
+                break
+        memo[gt, key] = got
+        return got
 
     def german_column_shift(self, gt: int) -> int:
         """Odds columns every German attack (and overrun) is shifted up (§5.9: +1 on GT 1-4)."""
