@@ -459,7 +459,22 @@ class _Flood:
     """One unit's flood in a window of whole columns around its start (bits shifted down by
     ``off``): ``layers[k]`` holds the hexes first reached at a cost of exactly ``k`` MP."""
 
-    __slots__ = ("s", "f", "start", "budget", "off", "layers", "q4", "fc")
+    # What the paths need, and neither the state nor the phase facts: a Reach lives in the
+    # facts, and a reference back would make a cycle that only the garbage collector frees.
+    __slots__ = (
+        "T",
+        "neighbours",
+        "frozen",
+        "ez",
+        "dl_out",
+        "dld",
+        "start",
+        "budget",
+        "off",
+        "layers",
+        "q4",
+        "fc",
+    )
 
     def __init__(
         self,
@@ -472,8 +487,12 @@ class _Flood:
         q4: int,
         fc: int,
     ):
-        self.s = s
-        self.f = f
+        self.T = terrain(s.rules)
+        self.neighbours = s.rules.grid.neighbours
+        self.frozen: bool = f["frozen"]
+        self.ez: bytearray = f["ez"]
+        self.dl_out = self.T.dl_out if f["side"] == GERMAN else {}
+        self.dld = s.dl_destroyed
         self.start = start
         self.budget = budget
         self.off = off
@@ -512,35 +531,38 @@ class _Flood:
         the start for a [Q4] one-hex move."""
         if (self.q4 >> (n - self.off)) & 1:
             return self.start
-        f = self.f
-        s = self.s
-        rules = s.rules
-        T = terrain(rules)
-        frozen = f["frozen"]
-        ez = f["ez"]
-        ln = self.get(n)
+        T = self.T
+        frozen = self.frozen
+        ez = self.ez
+        off = self.off
+        layers = self.layers
+        nb = n - off
+        kn = 0
+        while not (layers[kn] >> nb) & 1:
+            kn += 1
         enter = (self.fc if T.forest[n] else 1) + (3 if ez[n] else 0)
-        dl_out = T.dl_out if f["side"] == GERMAN else {}
-        dld = s.dl_destroyed
+        dl_out = self.dl_out
+        dld = self.dld
         best = -1
-        best_left = -1
-        for h in rules.grid.neighbours[n]:
-            lh = self.get(h)
-            if lh is None or lh < best_left or (h != self.start and (self.q4 >> (h - self.off)) & 1):
+        best_k = kn
+        for h in self.neighbours[n]:
+            hb = h - off
+            if hb < 0:
                 continue
             if not frozen and n not in T.dry[h]:
                 continue
             c = enter + (2 if ez[h] else 0)
             dlh = dl_out.get(h)
             if dlh is not None:
-                k = dlh.get(n)
-                if k is not None and not (dld >> k) & 1:
+                d = dlh.get(n)
+                if d is not None and not (dld >> d) & 1:
                     c += 2
-            if lh - c * TICKS != ln:
+            k = kn - c  # the layer h must be in to reach n at its cost through this hexside
+            if k < 0 or k > best_k or not (layers[k] >> hb) & 1:
                 continue
-            if lh > best_left or h < best:
+            if k < best_k or h < best:
                 best = h
-                best_left = lh
+                best_k = k
         assert best >= 0
         return best
 

@@ -70,12 +70,18 @@ def keep_facts(s: State, old: dict[str, Any], movers: tuple[int, ...]) -> None:
         # Only the movers changed place: a full hex stays full unless one left it, and a hex
         # becomes full only where one arrived.
         stacks = s.stacks
-        hexes = [h for h in full[1] if len(stacks.get(h, ())) >= STACK_LIMIT]
+        mask, hexes = full
+        left = [h for h in hexes if len(stacks.get(h, ())) < STACK_LIMIT]
+        if left:
+            hexes = [h for h in hexes if h not in left]
+            for h in left:
+                mask ^= 1 << h
         for u in movers:
             h = s.loc[u]
-            if h >= 0 and h not in hexes and len(stacks.get(h, ())) >= STACK_LIMIT:
-                hexes.append(h)
-        nc["full"] = _full(s, hexes)
+            if h >= 0 and not (mask >> h) & 1 and len(stacks.get(h, ())) >= STACK_LIMIT:
+                hexes = [*hexes, h]
+                mask |= 1 << h
+        nc["full"] = (mask, hexes)
     f = old.get("mv")
     if f is not None:
         nf = dict(f)
