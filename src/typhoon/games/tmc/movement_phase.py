@@ -704,7 +704,6 @@ def legal(s: State) -> list[Action]:
     # LegalList (the env codec keeps their codes by identity).
     out = LegalList()
     extend = out.extend
-    add = out.parts.append  # with extend: LegalList.add_part, inlined (a hundred units)
     full = full_hexes(s)
     # may_move per unit, kept with the phase facts: it reads only the unit's own fields, and
     # keep_facts drops the movers' entries (everything else that changes a unit resets the cache).
@@ -716,16 +715,19 @@ def legal(s: State) -> list[Action]:
     if seg_full != full:
         seg = {}
         f["seg"] = (full, seg)
-    for u in s.rules.side_units[s.side]:
-        got = seg.get(u)
-        if got is None:
-            ok = may.get(u)
-            if ok is None:
-                ok = may[u] = may_move(s, u)
-            got = seg[u] = reach(s, u).without(full) if ok else []
-        if got:
-            extend(got)
-            add(got)
+    units = s.rules.side_units[s.side]
+    # After a move only the mover's list is missing: find it (and build it) with one C-level
+    # pass, then take every unit's list in order (a Python loop per unit was most of a warm
+    # listing).
+    for u in [u for u in units if u not in seg]:
+        ok = may.get(u)
+        if ok is None:
+            ok = may[u] = may_move(s, u)
+        seg[u] = reach(s, u).without(full) if ok else []
+    parts = [p for p in map(seg.__getitem__, units) if p]
+    for p in parts:
+        extend(p)
+    out.parts = parts
     if s.side == SOVIET:
         rail.add_legal(s, full, out)  # rail parts, then the (fresh) arrivals
     else:

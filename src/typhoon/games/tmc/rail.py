@@ -201,13 +201,14 @@ def add_legal(s: State, full: int, out: LegalList) -> None:
     if seg_key != key:
         seg = {}
         f["rseg"] = (key, seg)
-    for u in rules.side_units[SOVIET]:
-        got = seg.get(u)
-        if got is None:
-            got = seg[u] = _unit_legal(s, u, full, near, entrain_hexes, own)
-        if got:
-            out.extend(got)  # LegalList.add_part, inlined
-            out.parts.append(got)
+    units = rules.side_units[SOVIET]
+    for u in [u for u in units if u not in seg]:  # after a move, the mover's
+        seg[u] = _unit_legal(s, u, full, near, entrain_hexes, own)
+    parts = [p for p in map(seg.__getitem__, units) if p]
+    extend = out.extend
+    for p in parts:
+        extend(p)  # LegalList.add_part, inlined
+    out.parts.extend(parts)
     out.extend(_legal_arrivals(s, full))
 
 
