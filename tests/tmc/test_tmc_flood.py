@@ -105,8 +105,8 @@ def test_flood_bits_from() -> None:
     for i in range(500):
         m = rng.getrandbits(rng.randrange(1, 900)) if i % 3 else 1 << rng.randrange(900)
         off = rng.randrange(3000)
-        assert movement_phase._bits_from(m, off) == [h + off for h in bit_list(m)]
-    assert movement_phase._bits_from(0, 5) == []
+        assert moving.bits_from(m, off) == [h + off for h in bit_list(m)]
+    assert moving.bits_from(0, 5) == []
 
 
 def test_allowance_in_integers() -> None:
@@ -127,3 +127,71 @@ def test_allowance_in_integers() -> None:
                     if div == 2:
                         fraction /= 2
                     assert int(fraction) == (ma * TICKS * f.numerator) // (f.denominator * div)
+
+
+def _place_hexes_reference(s: State, u: int) -> list[int]:
+    """setup_phase.place_hexes as it was: every hex of the area judged one by one."""
+    from typhoon.games.tmc import setup_phase as sp
+    from typhoon.hexgrid import bit_list
+
+    rules = s.rules
+    spec = rules.units[u]
+    side = spec.side
+    area = sp._area(s, side)
+    if spec.fixed and spec.setup >= 0:
+        area &= 1 << spec.setup
+    if spec.eb:
+        area &= rules.rail_mask
+    area &= ~moving.full_hexes(s) & ~s.occ[1 - side]
+    near, _adj, line_adj = sp._geometry(rules)
+    if side == SOVIET:
+        placed_far = [
+            x for x in sp.setup_units(rules, SOVIET) if (s.placed >> x) & 1 and not (near >> s.loc[x]) & 1
+        ]
+        if len(placed_far) >= sp.SOVIET_EXEMPT:
+            area &= near
+    if not sp._must_cover(s, side):
+        return bit_list(area)
+    unplaced = [x for x in sp.setup_units(rules, side) if not (s.placed >> x) & 1 and x != u]
+    zoc_left = sum(1 for x in unplaced if not rules.units[x].eb)
+    uncovered = sp._uncovered(s, side)
+    side_area = sp._area(s, side)
+    if sp._needed(rules, side_area, uncovered) > zoc_left + (0 if spec.eb else 1):
+        return bit_list(area)
+    far_ok = sp._needed(rules, side_area, uncovered) <= zoc_left
+    uncovered_mask = sum(1 << rules.start_line_hexes[i] for i in uncovered)
+    out = []
+    for h in bit_list(area):
+        if spec.eb or not (line_adj >> h) & 1:
+            if far_ok:
+                out.append(h)
+            continue
+        nb = rules.grid.neighbour_mask[h] & uncovered_mask
+        if (
+            sp._needed(rules, side_area, [i for i in uncovered if not (nb >> rules.start_line_hexes[i]) & 1])
+            <= zoc_left
+        ):
+            out.append(h)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed", "options"),
+    [("1", 11, None), ("21", 12, None), ("1", 13, {"german_must_cover_start_line": "no"})],
+)
+def test_place_hexes_equal_reference(scenario: str, seed: int, options: dict[str, str] | None) -> None:
+    """The set-up hexes (only the hexes next to the start line judged one by one) equal the
+    hex-by-hex reference at every placement of both sides' random set-ups."""
+    from typhoon.games.tmc import setup_phase as sp
+
+    rng = random.Random(seed)
+    s = new_game(scenario, options)
+    checked = 0
+    while s.phase_spec.kind == "setup" and not s.is_terminal:
+        u = sp.next_unit(s)
+        if u >= 0:
+            assert sp.place_hexes(s, u) == _place_hexes_reference(s, u), (s.rules.units[u].id, checked)
+            checked += 1
+        acts = [a for a in legal_actions(s) if a.kind != "setupstandard"] or legal_actions(s)
+        s = apply_unchecked(s, acts[rng.randrange(len(acts))])
+    assert checked > 100

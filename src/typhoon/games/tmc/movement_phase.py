@@ -43,8 +43,8 @@ import heapq
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from itertools import accumulate, chain, combinations, repeat
-from operator import add, itemgetter
+from itertools import combinations
+from operator import itemgetter
 from typing import Any
 
 from typhoon.errors import IllegalActionError
@@ -67,7 +67,15 @@ from typhoon.games.tmc.actions import (
 )
 from typhoon.games.tmc.combat_phase import piece
 from typhoon.games.tmc.flow import due_reinforcements, end_phase
-from typhoon.games.tmc.moving import allowance, enter_effects, full_hexes, keep_facts, remaining, remove_unit
+from typhoon.games.tmc.moving import (
+    allowance,
+    bits_from,
+    enter_effects,
+    full_hexes,
+    keep_facts,
+    remaining,
+    remove_unit,
+)
 from typhoon.games.tmc.rules import GERMAN, GERMAN_MOVEMENT, SOVIET, STACK_LIMIT, TICKS
 from typhoon.games.tmc.state import MOVE, OVERRUN, RELOCATE, PendingOverrun, State
 from typhoon.hexgrid import bit_list
@@ -445,16 +453,6 @@ def _flood_masks(
     return got
 
 
-def _bits_from(mask: int, off: int) -> list[int]:
-    """``off`` + the indices of the set bits of ``mask`` (>= 0), lowest first: the lengths of
-    the runs of zeros between them, summed (C loops; faster than bit_list on a flood's blobs)."""
-    if not mask:
-        return []
-    gaps = bin(mask)[:1:-1].split("1")
-    gaps.pop()
-    return list(accumulate(map(add, map(len, gaps), chain((off,), repeat(1)))))
-
-
 class _Flood:
     """One unit's flood in a window of whole columns around its start (bits shifted down by
     ``off``): ``layers[k]`` holds the hexes first reached at a cost of exactly ``k`` MP."""
@@ -507,9 +505,9 @@ class _Flood:
         for k, m in enumerate(self.layers):
             if k and m:
                 rest = b - k * TICKS
-                for h in _bits_from(m, off):
+                for h in bits_from(m, off):
                     out[h] = rest
-        for h in _bits_from(self.q4, off):
+        for h in bits_from(self.q4, off):
             out[h] = 0
         return out
 
@@ -657,7 +655,7 @@ def _flood(s: State, u: int, f: dict[str, Any]) -> Reach:
         if ez_w & sb:
             q4 &= nez_w
     dmask = ((opn_w ^ notr ^ sb) | q4) & ~noend_w
-    dsts = _bits_from(dmask, off)
+    dsts = bits_from(dmask, off)
     fl = _Flood(s, f, start, budget, off, layers, q4, fc)
     return Reach(start, None, None, _moves(s, u, start, dsts), dsts, fl)
 

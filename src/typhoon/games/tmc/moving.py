@@ -10,12 +10,25 @@ they need not import one another for it; movement_phase re-exports these names.
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import accumulate, chain, repeat
+from operator import add
 from typing import Any
 
 from typhoon.events import Event
 from typhoon.games.tmc import victory, weather
 from typhoon.games.tmc.rules import GERMAN, STACK_LIMIT, TICKS
 from typhoon.games.tmc.state import State
+
+
+def bits_from(mask: int, off: int) -> list[int]:
+    """``off`` + the indices of the set bits of ``mask`` (>= 0), lowest first: the lengths of
+    the runs of zeros between them, summed by C loops (faster than ``hexgrid.bit_list`` on a
+    flood's blobs and on set-up areas of thousands of hexes)."""
+    if not mask:
+        return []
+    gaps = bin(mask)[:1:-1].split("1")
+    gaps.pop()
+    return list(accumulate(map(add, map(len, gaps), chain((off,), repeat(1)))))
 
 
 def full_hexes(s: State) -> int:
@@ -202,4 +215,4 @@ def remove_unit(s: State, v: int, events: list[Event], text: str) -> None:
     events.append(Event("eliminated", f"{text}: +{vp} VP.", {"unit": spec.id, "vp": vp}))
 
 
-__all__ = ["allowance", "enter_effects", "full_hexes", "keep_facts", "remaining", "remove_unit"]
+__all__ = ["allowance", "bits_from", "enter_effects", "full_hexes", "keep_facts", "remaining", "remove_unit"]

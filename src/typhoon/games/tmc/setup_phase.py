@@ -29,6 +29,7 @@ from typhoon.events import Event
 from typhoon.games.tmc.actions import SETUP_STANDARD, Action, Place, SetupStandard
 from typhoon.games.tmc.combat_phase import full_hexes
 from typhoon.games.tmc.flow import end_phase
+from typhoon.games.tmc.moving import bits_from
 from typhoon.games.tmc.rules import GERMAN, SIDE_NAMES, SOVIET, STACK_LIMIT, Rules
 from typhoon.games.tmc.state import State
 from typhoon.hexgrid import bit_list
@@ -146,34 +147,35 @@ def place_hexes(s: State, u: int) -> list[int]:
         if exempt_used >= SOVIET_EXEMPT:
             area &= near
     if not _must_cover(s, side):
-        return bit_list(area)
+        return bits_from(area, 0)
     unplaced = [x for x in setup_units(rules, side) if not (s.placed >> x) & 1 and x != u]
     zoc_left = sum(1 for x in unplaced if not rules.units[x].eb)
     uncovered = _uncovered(s, side)
     side_area = _area(s, side)
     base_need = _needed(rules, side_area, uncovered)
     if base_need > zoc_left + (0 if spec.eb else 1):
-        return bit_list(area)  # the side lacks the units to cover the line at all: no constraint
-    out = []
+        return bits_from(area, 0)  # the side lacks the units to cover the line at all: no constraint
     far_ok = base_need <= zoc_left
     line = rules.start_line_hexes
     uncovered_mask = 0
     for i in uncovered:
         uncovered_mask |= 1 << line[i]
-    # Hexes next to the same uncovered line hexes leave the same positions to cover.
+    # Hexes away from the line (and EB units anywhere: no ZOC) are all fine or all not; only the
+    # few hexes next to the line are judged one by one. Hexes next to the same uncovered line
+    # hexes leave the same positions to cover.
+    if spec.eb:
+        return bits_from(area, 0) if far_ok else []
+    ok_mask = area & ~line_adj if far_ok else 0
     verdict: dict[int, bool] = {}
-    for h in bit_list(area):
-        if spec.eb or not (line_adj >> h) & 1:
-            if far_ok:
-                out.append(h)
-            continue
-        nb = rules.grid.neighbour_mask[h] & uncovered_mask
+    nbm = rules.grid.neighbour_mask
+    for h in bit_list(area & line_adj):
+        nb = nbm[h] & uncovered_mask
         ok = verdict.get(nb)
         if ok is None:
             ok = verdict[nb] = _needed_memo(rules, side_area, uncovered_mask & ~nb) <= zoc_left
         if ok:
-            out.append(h)
-    return out
+            ok_mask |= 1 << h
+    return bits_from(ok_mask, 0)
 
 
 def _place_hexes_cached(s: State, u: int) -> list[int]:
