@@ -15,11 +15,15 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(CORE): pyproject.toml | $(VENV)/bin/python
+# setup.py builds the optional native core of Battle for Moscow (a C extension, in place):
+# editing its source reinstalls, which rebuilds it.
+NATIVE_SRC := setup.py src/typhoon/games/bfm/native/bfmcore.c
+
+$(CORE): pyproject.toml $(NATIVE_SRC) | $(VENV)/bin/python
 	$(PY) -m pip install --quiet -e .
 	touch $(CORE)
 
-$(FULL): pyproject.toml | $(VENV)/bin/python
+$(FULL): pyproject.toml $(NATIVE_SRC) | $(VENV)/bin/python
 	$(PY) -m pip install --quiet -e '.[dev,rl,mcp,study,ray]'
 	touch $(FULL) $(CORE)
 
@@ -65,3 +69,4 @@ tmc-map: $(CORE)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build/compiled
+	rm -f src/typhoon/games/bfm/_bfmcore*.so

@@ -51,14 +51,15 @@ def native_random_games(edition: str, games: int, seed: int = 1000) -> tuple[flo
     """Battle for Moscow's native core (typhoon.games.bfm.native), fully native loop: (games/s,
     actions/s) of uniform random play from the start of set-up; None when the core is not built."""
     from typhoon.games.bfm import native
+    from typhoon.games.bfm.env import native as bfm_native
     from typhoon.games.bfm.rules import load_rules
 
     if not native.available():
         return None
     rules = load_rules(edition)
-    native.random_games(rules, 2, seed)  # tables made, caches warm
+    bfm_native.random_games(rules, 2, seed)  # tables made, caches warm
     t0 = time.perf_counter()
-    got = native.random_games(rules, games, seed)
+    got = bfm_native.random_games(rules, games, seed)
     dt = time.perf_counter() - t0
     return games / dt, got.actions / dt
 
@@ -67,17 +68,18 @@ def native_stepped_games(edition: str, games: int, seed: int = 1000) -> tuple[fl
     """The native core stepped from Python: each step Python reads the legal codes and applies
     one chosen at random (the shape of a Python roll-out or RL loop over the core)."""
     from typhoon.games.bfm import native
+    from typhoon.games.bfm.env import native as bfm_native
     from typhoon.games.bfm.rules import load_rules
 
     if not native.available():
         return None
     rules = load_rules(edition)
-    native.tables(rules)
+    bfm_native.tables(rules)
     n = 0
     t0 = time.perf_counter()
     for i in range(games):
         rng = random.Random(seed + i)
-        core = native.new_core(rules)
+        core = bfm_native.new_core(rules)
         while core.result < 0:
             codes = core.legal_codes()
             core.apply(codes[rng.randrange(len(codes))])

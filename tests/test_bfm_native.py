@@ -28,6 +28,7 @@ from typhoon.games.bfm.rules import load_rules
 from typhoon.games.bfm.state import CHOOSE, State
 
 pytest.importorskip("numpy")
+from typhoon.games.bfm.env import native as bn  # noqa: E402  (the env adapter makes the core's tables)
 
 needs_native = pytest.mark.skipif(not native.available(), reason=native.why_unavailable() or "native")
 
@@ -119,7 +120,7 @@ def walk(
     other positions)."""
     rng = random.Random(seed)
     s = new_game(edition, options)
-    core = native.from_state(s)
+    core = bn.from_state(s)
     from typhoon.games.bfm.env.actions import END_CODE as end
 
     n = 0
@@ -127,7 +128,7 @@ def walk(
         codes = assert_same_legal(s, core)
         assert_same_state(s, core)
         if roundtrip_every and n % roundtrip_every == 0:
-            assert native.from_state(s).export() == core.export()
+            assert bn.from_state(s).export() == core.export()
         n += 1
         acts = legal_actions(s)
         if not acts:
@@ -172,7 +173,7 @@ def test_hypothesis_walks(case: tuple[str, Mapping[str, str]], seed: int, end_bi
 @needs_native
 def test_copy_is_independent_and_plays_on_identically() -> None:
     s = new_game("vpg2009")
-    core = native.from_state(s)
+    core = bn.from_state(s)
     rng = random.Random(5)
     for _ in range(150):
         codes = core.legal_codes()
@@ -192,7 +193,7 @@ def test_copy_is_independent_and_plays_on_identically() -> None:
 
 def check_every_child(s: State) -> int:
     """The legal set of ``s``, and the position after each legal action, are the engine's."""
-    core = native.from_state(s)
+    core = bn.from_state(s)
     codes = assert_same_legal(s, core)
     assert_same_state(s, core)
     for code, a in zip(codes, legal_actions(s), strict=True):
@@ -324,7 +325,7 @@ def test_hand_worked_zoc_codes() -> None:
     and 1308); the core says so in codes."""
     s = _positions()["zoc"]
     c = codec(s)
-    core = native.from_state(s)
+    core = bn.from_state(s)
     got = {c.decode(s, x).dst for x in core.legal_codes() if c.decode(s, x).kind == "move"}
     assert "1207" in got and "1407" in got and "1408" not in got
 
@@ -338,7 +339,7 @@ def test_end_of_game_victory() -> None:
     for ctl, want in (("0204,0307", "soviet"), ("0204,0307,1103", "german")):
         s = pos(G="XXIV@0101", S="5A@1410/h", t=7, ph="soviet_movement", ctl=ctl)
         check_every_child(s)
-        core = native.from_state(s)
+        core = bn.from_state(s)
         core.apply(6)  # End
         assert native.to_state(core, s.rules).result == want
 
@@ -356,7 +357,7 @@ def test_vpg_victory_needs_moscow_and_another_city() -> None:
     for german, want in ((others, "draw"), (others[1:], "soviet"), (others + sorted(moscow), "german")):
         s = pos(G="XXIV@0101", S="5A@1410/h", t=7, ph="soviet_movement", ed="vpg2009", ctl=",".join(german))
         check_every_child(s)
-        core = native.from_state(s)
+        core = bn.from_state(s)
         core.apply(6)  # End: the last phase of the last turn
         assert native.to_state(core, rules).result == want
 
@@ -367,11 +368,11 @@ def test_vpg_victory_needs_moscow_and_another_city() -> None:
 @needs_native
 def test_random_games_native_loop() -> None:
     rules = load_rules("gdw1986")
-    got = native.random_games(rules, 20, seed=3)
+    got = bn.random_games(rules, 20, seed=3)
     assert got.german + got.soviet + got.draw == 20
     assert got.actions > 20 * 200
-    assert native.random_games(rules, 20, seed=3) == got  # seeded
-    core = native.new_core(load_rules("vpg2009"))
+    assert bn.random_games(rules, 20, seed=3) == got  # seeded
+    core = bn.new_core(load_rules("vpg2009"))
     result, n = core.playout(9)
     assert result in (0, 1, 2) and n > 100 and core.result == result and core.legal_codes() == []
 
@@ -384,7 +385,7 @@ def test_bad_input_raises_typed_errors() -> None:
     from typhoon.games.bfm import _bfmcore  # type: ignore[attr-defined]
 
     s = new_game()
-    core = native.from_state(s)
+    core = bn.from_state(s)
     with pytest.raises(_bfmcore.IllegalCodeError) as e:
         core.apply(6)  # End is not legal in the set-up
     assert isinstance(e.value, ValueError)
@@ -394,19 +395,19 @@ def test_bad_input_raises_typed_errors() -> None:
     with pytest.raises(TypeError):
         core.apply("end")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        native.from_state("not a state")  # type: ignore[arg-type]
+        bn.from_state("not a state")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         _bfmcore.Core("not tables")
     with pytest.raises(TypeError):
-        _bfmcore.Core(native.tables(s.rules), "not fields")
+        _bfmcore.Core(bn.tables(s.rules), "not fields")
     fields = list(native.fields(s))
     fields[2] = [500] * len(s.loc)  # hexes off the map
     with pytest.raises(ValueError):
-        _bfmcore.Core(native.tables(s.rules), tuple(fields))
+        _bfmcore.Core(bn.tables(s.rules), tuple(fields))
     fields = list(native.fields(s))
     fields[5] = [1, 0, 0]  # occ disagreeing with the units
     with pytest.raises(ValueError):
-        _bfmcore.Core(native.tables(s.rules), tuple(fields))
+        _bfmcore.Core(bn.tables(s.rules), tuple(fields))
     with pytest.raises((KeyError, ValueError, TypeError)):
         _bfmcore.Tables({"size": 10})
     with pytest.raises(ValueError):
@@ -415,7 +416,7 @@ def test_bad_input_raises_typed_errors() -> None:
         core.legal_mask(bytearray(10))  # smaller than the action space
     with pytest.raises((TypeError, BufferError)):
         core.legal_mask(b"immutable")
-    done = native.new_core(s.rules)
+    done = bn.new_core(s.rules)
     done.playout(1)
     with pytest.raises(_bfmcore.IllegalCodeError):
         done.apply(0)
@@ -432,7 +433,7 @@ def test_no_leak_across_the_python_boundary() -> None:
 
     def churn(k: int) -> None:
         for i in range(k):
-            core = native.from_state(s)
+            core = bn.from_state(s)
             for _ in range(60):
                 codes = core.legal_codes()
                 core.apply(codes[i % len(codes)])
@@ -460,4 +461,4 @@ def test_no_native_forces_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not native.available()
     assert "TYPHOON_NO_NATIVE" in native.why_unavailable()
     with pytest.raises(RuntimeError):
-        native.new_core(load_rules("gdw1986"))
+        bn.new_core(load_rules("gdw1986"))

@@ -5,6 +5,11 @@ most once per state. Any registered game with a research codec (:mod:`typhoon.en
 Dice are drawn exactly as :meth:`typhoon.game.Game.roll` draws them (``random.Random(seed)``,
 one ``randint(1, n)`` per roll over the ``n`` outcomes of ``chance_outcomes``), so an episode
 can be turned back into a :class:`Game` (and a record) with :meth:`Match.to_game`.
+
+A game's codec may offer a *native stepper* (``env_codec.native_stepper(rules)``: a compiled
+core of the engine; None when it is not built): the match then steps the stepper by codes and
+reads its mask and observations, with the same values; ``state`` (a Python engine state) is
+built from it only when asked, and ``history`` is worked out from the codes played when read.
 """
 
 from __future__ import annotations
@@ -74,8 +79,15 @@ class Match:
         self.seed = 0
         self.rng = random.Random(0)
         self.rolls_drawn = 0
-        self.state: Any = self._fresh()
-        self.history: list[Any] = []
+        make_native = getattr(self.env_codec, "native_stepper", None)
+        self._native: Any = make_native(self.rules) if make_native is not None else None
+        self._stale = False  # the native stepper is ahead of self._state
+        self._state: Any = None
+        self._history: list[Any] = []
+        self._pending: list[int] = []  # codes played natively, not yet in _history
+        self._history_state: Any = None  # the state from which the pending codes were played
+        self.state = self._fresh()
+        self.history = []
         self._codes: npt.NDArray[np.int64] | None = None
         self._obs: dict[int, npt.NDArray[np.float32]] = {}
         self._pool: list[list[Any]] = []  # [observation, what it was made from], see observe
@@ -84,10 +96,55 @@ class Match:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         self.rng = random.Random(self.seed)
         self.rolls_drawn = 0
+        self._pending = []  # the old history goes: nothing to work out
         self.state = self._fresh()
         self.history = []
         self._changed()
         self._roll()
+
+    # -- the state and the history (kept by a native stepper when there is one) ---------------
+
+    @property
+    def state(self) -> Any:
+        """The engine state of the game in progress."""
+        if self._stale:
+            self._state = self._native.state()
+            self._stale = False
+        return self._state
+
+    @state.setter
+    def state(self, s: Any) -> None:
+        if self._pending:
+            self._flush_history()
+        self._state = s
+        self._stale = False
+        if self._native is not None:
+            self._native.load(s)
+            self._history_state = s
+
+    @property
+    def history(self) -> list[Any]:
+        """The actions played, dice included (engine actions)."""
+        if self._pending:
+            self._flush_history()
+        return self._history
+
+    @history.setter
+    def history(self, actions: list[Any]) -> None:
+        self._history = actions
+        self._pending = []
+        self._history_state = self.state if self._native is not None else None
+
+    def _flush_history(self) -> None:
+        """Turn the codes played natively into engine actions, replaying them on the Python
+        engine from the state they were played from."""
+        s = self._history_state
+        for code in self._pending:
+            a = self.codec.legal_action(s, code)
+            self._history.append(a)
+            s = self._apply(s, a)
+        self._pending = []
+        self._history_state = s
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -95,10 +152,14 @@ class Match:
     def to_act(self) -> int:
         """The side to decide (0, 1, ...), or -2 when the game is over (never -1: dice are
         rolled)."""
+        if self._native is not None:
+            return self._native.current_player()  # type: ignore[no-any-return]
         return int(self.state.current_player())
 
     @property
     def over(self) -> bool:
+        if self._native is not None:
+            return bool(self._native.over)
         return self.state.result is not None
 
     def scores(self) -> tuple[float, ...]:
@@ -108,16 +169,20 @@ class Match:
     def observe(self, observer: int) -> npt.NDArray[np.float32]:
         """The observation for ``observer``. A codec with ``cache_observations`` builds it
         once per state and observer and returns it read-only (copy it to change it)."""
+        native = self._native
         if not self._cache_obs:
+            if native is not None:
+                return native.observe(observer)  # type: ignore[no-any-return]
             return self.obs.observe(self.state, observer)
         got = self._obs.get(observer)
         if got is None:
             into = getattr(self.obs, "observe_into", None)
-            got = (
-                self.obs.observe(self.state, observer)
-                if into is None
-                else self._observe_pooled(into, observer)
-            )
+            if native is not None:
+                got = native.observe(observer)
+            elif into is None:
+                got = self.obs.observe(self.state, observer)
+            else:
+                got = self._observe_pooled(into, observer)
             got.flags.writeable = False
             self._obs[observer] = got
         return got
@@ -141,12 +206,16 @@ class Match:
         return arr  # type: ignore[no-any-return]
 
     def legal_codes(self) -> npt.NDArray[np.int64]:
+        """The codes of ``legal_actions(state)``, in that order (worked out from the engine
+        state even with a native stepper, whose mask gives the same set)."""
         if self._codes is None:
             self._codes = self.codec.legal_codes(self.state)
         return self._codes
 
     def mask(self) -> npt.NDArray[np.int8]:
         """The legal-action mask of the current state (a fresh array)."""
+        if self._native is not None:
+            return self._native.mask()  # type: ignore[no-any-return]
         m = np.zeros(self.num_actions, dtype=np.int8)
         m[self.legal_codes()] = 1
         return m
@@ -167,16 +236,39 @@ class Match:
     # -- playing ------------------------------------------------------------------------------
 
     def play(self, code: int) -> None:
+        if self._native is not None:
+            self._play_native(int(code))
+            return
         self.play_action(self.action_of(code))
 
     def play_action(self, action: Any) -> None:
         """Play an action taken from ``legal_actions(state)``."""
+        if self._native is not None:
+            self._play_native(int(self.codec.encode(self.state, action)))
+            return
         self.state = self._apply(self.state, action)
         self.history.append(action)
         self._changed()
         self._roll()
 
+    def _play_native(self, code: int) -> None:
+        """A legal code on the native stepper (EncodingError otherwise), then the dice."""
+        self._native.apply(code)
+        self._pending.append(code)
+        self._stale = True
+        self._changed()
+        self._roll()
+
     def _roll(self) -> None:
+        native = self._native
+        if native is not None:
+            while native.current_player() == CHANCE:
+                die = self.rng.randint(1, native.chance_count())
+                self.rolls_drawn += 1
+                self._pending.append(native.roll(die - 1))
+                self._stale = True
+                self._changed()
+            return
         while self.state.current_player() == CHANCE:
             outcomes = self._chance(self.state)
             die = self.rng.randint(1, len(outcomes))

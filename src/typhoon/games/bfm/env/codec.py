@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typhoon.env.codec import CodecBase
 from typhoon.games.bfm.env.actions import NUM_ACTIONS, ActionCodec, codec_for
+from typhoon.games.bfm.env.native import NativeStepper, stepper_for
 from typhoon.games.bfm.env.observation import OBS_SHAPE, ObservationCodec, obs_codec_for
 from typhoon.games.bfm.rules import SIDE_NAMES, Rules
 
@@ -29,6 +30,11 @@ class BfmCodec(CodecBase):
 
     def max_game_length(self, rules: Rules, /) -> int:
         return MAX_GAME_LENGTH
+
+    def native_stepper(self, rules: Rules, /) -> NativeStepper | None:
+        """The native core's stepper for the matches of these rules (None: not built, or
+        ``TYPHOON_NO_NATIVE=1``); see :mod:`typhoon.games.bfm.env.native`."""
+        return stepper_for(rules)
 
 
 CODEC = BfmCodec(SIDE_NAMES)

@@ -3,26 +3,28 @@
 The extension ``typhoon.games.bfm._bfmcore`` (source: ``bfmcore.c`` beside this module) is a
 transcription of the Python engine, which stays the reference. It holds no game data: this
 module hands it every table of a :class:`~typhoon.games.bfm.rules.Rules` (map, terrain, rivers,
-cities, counters, CRT, phases, turn track, options) when a core is made. Actions are the integer
-codes of the research environments' fixed action space (:mod:`typhoon.games.bfm.env.actions`).
+cities, counters, CRT, phases, turn track, options) when its tables are made. Actions are
+integer codes; which code means what (the research environments' fixed action space) is given
+by the caller, so this engine-level module imports no adapter: the env adapter
+:mod:`typhoon.games.bfm.env.native` makes the tables with its layout and offers the short forms
+(``from_state(state)``, ``new_core(rules)``, ``random_games(rules, n, seed)``)::
 
-    if native.available():
-        core = native.from_state(state)          # any position, set-up included
-        codes = core.legal_codes()               # == the codec's codes of legal_actions(state)
-        core.apply(codes[0])                     # in place; forced decisions are taken, as apply does
-        state2 = native.to_state(core, rules)    # back to a Python State
-        native.random_games(rules, 100, seed=1)  # whole random games, fully native
+    from typhoon.games.bfm.env import native as bfm_native
+    core = bfm_native.from_state(state)          # any position, set-up included
+    codes = core.legal_codes()                   # == the codec's codes of legal_actions(state)
+    core.apply(codes[0])                         # in place; forced decisions taken, as apply does
+    state2 = native.to_state(core, rules)        # back to a Python State
+    bfm_native.random_games(rules, 100, seed=1)  # whole random games, fully native
 
-``available()`` is False when the extension was not built (no compiler at install), when the
-action layout cannot be loaded (it needs numpy, the ``rl`` extra), or when ``TYPHOON_NO_NATIVE=1``
-is set; callers then keep to the pure-Python engine. The design and the figures are in
-docs/BFM_NATIVE.md.
+``available()`` is False when the extension was not built (no compiler at install) or when
+``TYPHOON_NO_NATIVE=1`` is set; callers then keep to the pure-Python engine. The design and
+the figures are in docs/BFM_NATIVE.md.
 """
 
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from typhoon.games.bfm.rules import GERMAN, SIDE_NAMES, SOVIET, Rules
@@ -32,6 +34,22 @@ RESULT_CODES = ("NE", "DR", "DRL", "AL", "DE", "EX")  # rules.RESULTS, in the co
 _KINDS = {"setup": 0, "replacement": 1, "movement": 2, "combat": 3}
 _MOVERS = {"": 0, "all": 0, "panzer": 1, "rail": 2}
 _RESULTS = ("german", "soviet", "draw")
+_CODE_KEYS = (
+    "npad",
+    "c_end",
+    "c_std",
+    "c_stand",
+    "c_advnone",
+    "c_to",
+    "c_attack",
+    "c_resolve",
+    "c_lose",
+    "c_advance",
+    "c_restore",
+    "c_rshort",
+    "c_rlong",
+    "n_rlong",
+)
 
 _core: Any = None
 _why_not = ""
@@ -52,10 +70,6 @@ def why_unavailable() -> str:
         return "TYPHOON_NO_NATIVE is set"
     if _core is None:
         return _why_not
-    try:
-        import numpy  # noqa: F401  (the action layout of typhoon.games.bfm.env.actions needs it)
-    except ImportError:
-        return "numpy (the rl extra) is not installed: the action layout needs it"
     return ""
 
 
@@ -86,17 +100,23 @@ def _shift_count(rules: Rules, side: int, h: int) -> int:
     return n
 
 
-@lru_cache(maxsize=32)
-def table_dict(rules: Rules) -> dict[str, Any]:
-    """Everything the core needs to know about a ruleset, as plain ints and lists."""
-    from typhoon.games.bfm.env import actions as ea
+def table_dict(rules: Rules, layout: Mapping[str, Any]) -> dict[str, Any]:
+    """Everything the core needs to know about a ruleset, as plain ints and lists.
+
+    ``layout``: the action codes (the caller's action space): ``pad`` (per hex slot, its
+    index in the code space's hex numbering, -1 off the map), ``npad`` (how many such
+    indices), the first codes of the blocks ``c_end``, ``c_std`` (standard set-up),
+    ``c_stand`` (stand fast: yes, then no), ``c_advnone``, ``c_to`` (unit x hex: place, move,
+    rebuild, reinforce), ``c_attack`` (unit x direction), ``c_resolve`` (hex), ``c_lose``,
+    ``c_advance``, ``c_restore`` (unit), ``c_rshort`` (2-hex retreats: first direction x turn),
+    ``c_rlong`` (longer retreats by rank), ``n_rlong``, and ``via``: per unit, pairs
+    (destination hex | bitset of city indices passed << 8, code) of moves through cities.
+    Die rolls are codes 0..5."""
     from typhoon.games.bfm.setup_phase import standard_setup
 
     m = rules.map
     grid = m.grid
     size = grid.size
-    codec = ea.codec_for(rules)
-    pad = codec.pad_of
     nbd = [x for h in range(size) for x in (grid.neighbours_by_dir[h] or (-1,) * 6)]
     dist = [
         grid.distance(a, b) if grid.ids[a] and grid.ids[b] else 0 for a in range(size) for b in range(size)
@@ -107,40 +127,19 @@ def table_dict(rules: Rules) -> dict[str, Any]:
         if len(row) > 6:
             raise ValueError("a hex with more than six rail links")
         rail_nb += row + [-1] * (6 - len(row))
-    city_at = {c.hex: i for i, c in enumerate(m.cities)}
     control0 = sum(1 << i for i, c in enumerate(m.cities) if c.initial_control == "german")
     std = standard_setup(rules)
     results = {r: i for i, r in enumerate(RESULT_CODES)}
     crt = [results.get(rules.crt[d][c], 0) if d and c else 0 for d in range(7) for c in range(7)]
-    # Moves through cities: per unit, (destination | city set << 8) -> code, sorted.
     via_key: list[int] = []
     via_code: list[int] = []
     via_start = [0]
-    for u in range(len(rules.units)):
-        rows: list[tuple[int, int]] = []
-        table = ea.LAYOUT.via_tables[ea.LAYOUT.allowance[u]]
-        base = ea.MOVE_VIA + ea.LAYOUT.via_offset[u]
-        for i, (dst_pad, via_pad) in enumerate(table):
-            dst = codec.ed_of[dst_pad]
-            if dst < 0:
-                continue
-            cities = 0
-            ok = True
-            p = via_pad
-            while p:
-                low = p & -p
-                p ^= low
-                h = codec.ed_of[low.bit_length() - 1]
-                if h < 0 or h not in city_at:
-                    ok = False
-                    break
-                cities |= 1 << city_at[h]
-            if ok:
-                rows.append((dst | (cities << 8), base + i))
-        rows.sort()
-        via_key += [k for k, _ in rows]
-        via_code += [c for _, c in rows]
+    for rows in layout["via"]:
+        pairs = sorted(rows)
+        via_key += [k for k, _ in pairs]
+        via_code += [c for _, c in pairs]
         via_start.append(len(via_key))
+    codes = {k: int(layout[k]) for k in _CODE_KEYS}
     last = rules.last_turn
     return {
         "size": size,
@@ -150,7 +149,7 @@ def table_dict(rules: Rules) -> dict[str, Any]:
         "high": _words(grid._high),
         "nbd": nbd,
         "dist": dist,
-        "pad": pad,
+        "pad": list(layout["pad"]),
         "cost": list(m.move_cost),
         "rail_cost": list(m.rail_cost),
         "rail_nb": rail_nb,
@@ -189,30 +188,16 @@ def table_dict(rules: Rules) -> dict[str, Any]:
         "fs_full": int(rules.first_shock_full),
         "victory": int(rules.victory == "moscow_and_city"),
         "retreat_beyond": int(rules.opt("retreat_extension") == "two_beyond_occupied"),
-        "c_end": ea.END_CODE,
-        "c_std": ea.SETUP_STANDARD,
-        "c_stand": ea.STAND_FAST,
-        "c_advnone": ea.ADVANCE_NONE,
-        "c_to": ea.TO,
-        "c_attack": ea.ATTACK,
-        "c_resolve": ea.RESOLVE,
-        "c_lose": ea.LOSE,
-        "c_advance": ea.ADVANCE,
-        "c_restore": ea.RESTORE,
-        "c_rshort": ea.RETREAT_SHORT,
-        "c_rlong": ea.RETREAT_LONG,
-        "n_rlong": ea.RETREAT_LONG_SLOTS,
-        "npad": ea.NUM_HEXES,
+        **codes,
         "via_start": via_start,
         "via_key": via_key,
         "via_code": via_code,
     }
 
 
-@lru_cache(maxsize=32)
-def tables(rules: Rules) -> Any:
-    """The core's Tables object of a ruleset (made once, shared)."""
-    return _require().Tables(table_dict(rules))
+def make_tables(rules: Rules, layout: Mapping[str, Any]) -> Any:
+    """The core's Tables object of a ruleset with an action layout (see :func:`table_dict`)."""
+    return _require().Tables(table_dict(rules, layout))
 
 
 def fields(s: State) -> tuple[Any, ...]:
@@ -251,16 +236,17 @@ def fields(s: State) -> tuple[Any, ...]:
     )
 
 
-def from_state(s: State) -> Any:
-    """A native core at the position of ``s`` (which is not changed)."""
+def core_at(tables: Any, s: State) -> Any:
+    """A native core (over ``tables``, made for ``s.rules``) at the position of ``s``, which is
+    not changed."""
     if not isinstance(s, State):
         raise TypeError(f"a Battle for Moscow State is expected, not {type(s).__name__}")
-    return _require().Core(tables(s.rules), fields(s))
+    return _require().Core(tables, fields(s))
 
 
-def new_core(rules: Rules) -> Any:
+def core_new(tables: Any) -> Any:
     """A native core at the start of a new game (the Soviet set-up), like ``engine.new_game``."""
-    return _require().Core(tables(rules))
+    return _require().Core(tables)
 
 
 class _Fields(NamedTuple):
@@ -323,22 +309,22 @@ class Outcomes(NamedTuple):
     actions: int  # actions chosen (die rolls included; forced decisions not counted)
 
 
-def random_games(rules: Rules, n: int, seed: int = 0) -> Outcomes:
+def random_games(tables: Any, n: int, seed: int = 0) -> Outcomes:
     """``n`` whole games of uniform random play (every choice, die rolls included, uniform among
     the legal codes) from the start of set-up, fully native."""
     core = _require()
-    return Outcomes(*core.random_games(tables(rules), int(n), int(seed) & 0xFFFFFFFFFFFFFFFF))
+    return Outcomes(*core.random_games(tables, int(n), int(seed) & 0xFFFFFFFFFFFFFFFF))
 
 
 __all__ = [
     "Outcomes",
     "available",
+    "core_at",
+    "core_new",
     "fields",
-    "from_state",
-    "new_core",
+    "make_tables",
     "random_games",
     "table_dict",
-    "tables",
     "to_state",
     "why_unavailable",
 ]

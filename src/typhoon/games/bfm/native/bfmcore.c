@@ -140,6 +140,14 @@ typedef struct {
     int via_start[MAXU + 1];
     uint32_t *via_key;
     int32_t *via_code;
+    /* the research environments' observation (typhoon.games.bfm.env.observation), once set */
+    int obs_ok, obs_nch, ch_unit, ch_rows, first_global;
+    int g_turn, g_phase, g_step, g_mud, g_to_act, g_observer, g_repl, g_vpg, g_odds, g_result, g_owed, g_due,
+        g_arrived, g_off;
+    double vpg, strength_scale, move_scale, repl_scale, odds_scale;
+    int side_count[2], side_lo[2], side_hi[2];
+    BS city_all;
+    float *obs_template;
 } Tables;
 
 typedef struct {
@@ -1466,6 +1474,7 @@ static int get_bs(PyObject *d, const char *key, BS *out) {
 }
 
 static void tables_dealloc(TablesObject *self) {
+    PyMem_Free(self->t.obs_template);
     PyMem_Free(self->t.dist);
     PyMem_Free(self->t.via_key);
     PyMem_Free(self->t.via_code);
@@ -1487,6 +1496,7 @@ static int tables_init(TablesObject *self, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &d))
         return -1;
     Tables *t = &self->t;
+    PyMem_Free(t->obs_template);
     PyMem_Free(t->dist);
     PyMem_Free(t->via_key);
     PyMem_Free(t->via_code);
@@ -1718,6 +1728,108 @@ fail:
     return -1;
 }
 
+static int get_double(PyObject *d, const char *key, double *out) {
+    PyObject *v = PyDict_GetItemString(d, key);
+    if (!v) {
+        PyErr_Format(PyExc_KeyError, "observation layout: missing %s", key);
+        return -1;
+    }
+    double x = PyFloat_AsDouble(v);
+    if (x == -1.0 && PyErr_Occurred())
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static int tables_ready(TablesObject *o);
+
+static PyObject *tables_set_observation(TablesObject *self, PyObject *d) {
+    if (!PyDict_Check(d)) {
+        PyErr_SetString(PyExc_TypeError, "set_observation takes a dict");
+        return NULL;
+    }
+    if (tables_ready(self) < 0)
+        return NULL;
+    Tables *t = &self->t;
+    Tables n = *t; /* filled here, copied back when every field is good */
+    static const char *ikeys[] = {"nch", "ch_unit", "ch_rows", "first_global", "g_turn", "g_phase", "g_step",
+                                  "g_mud", "g_to_act", "g_observer", "g_repl", "g_vpg", "g_odds", "g_result",
+                                  "g_owed", "g_due", "g_arrived", "g_off"};
+    int *iptr[] = {&n.obs_nch, &n.ch_unit, &n.ch_rows, &n.first_global, &n.g_turn, &n.g_phase,
+                   &n.g_step, &n.g_mud, &n.g_to_act, &n.g_observer, &n.g_repl, &n.g_vpg,
+                   &n.g_odds, &n.g_result, &n.g_owed, &n.g_due, &n.g_arrived, &n.g_off};
+    for (size_t k = 0; k < sizeof(ikeys) / sizeof(ikeys[0]); k++)
+        if (get_int(d, ikeys[k], iptr[k]) < 0)
+            return NULL;
+    if (get_double(d, "vpg", &n.vpg) < 0 || get_double(d, "strength_scale", &n.strength_scale) < 0 ||
+        get_double(d, "move_scale", &n.move_scale) < 0 || get_double(d, "repl_scale", &n.repl_scale) < 0 ||
+        get_double(d, "odds_scale", &n.odds_scale) < 0)
+        return NULL;
+    long sc[6];
+    if (get_long_list(d, "sides", sc, 6, 6, NULL) < 0)
+        return NULL;
+    int nglob = n.obs_nch - n.first_global;
+    /* every channel the core writes must lie inside the tensor */
+    int ok = n.obs_nch > 0 && n.obs_nch < 1000 && n.first_global > 0 && n.first_global <= n.obs_nch &&
+             n.ch_unit >= 0 && n.ch_unit + 10 <= n.first_global && n.ch_rows >= 0 && n.ch_rows + 10 <= n.first_global &&
+             n.g_turn >= 0 && n.g_turn + t->last_turn < nglob && n.g_phase >= 0 && n.g_phase + t->nph <= nglob &&
+             n.g_step >= 0 && n.g_step + 7 <= nglob && n.g_mud >= 0 && n.g_mud < nglob && n.g_to_act >= 0 &&
+             n.g_to_act + 2 <= nglob && n.g_observer >= 0 && n.g_observer + 2 <= nglob && n.g_repl >= 0 &&
+             n.g_repl < nglob && n.g_vpg >= 0 && n.g_vpg < nglob && n.g_odds >= 0 && n.g_odds < nglob &&
+             n.g_result >= 0 && n.g_result + 6 <= nglob && n.g_owed >= 0 && n.g_owed < nglob && n.g_due >= 0 &&
+             n.g_due < nglob && n.g_arrived >= 0 && n.g_arrived < nglob && n.g_off >= 0 && n.g_off + 2 <= nglob &&
+             n.strength_scale > 0 && n.move_scale > 0 && n.repl_scale > 0 && n.odds_scale > 0;
+    for (int side = 0; side < 2 && ok; side++) {
+        n.side_count[side] = (int)sc[side];
+        n.side_lo[side] = (int)sc[2 + 2 * side];
+        n.side_hi[side] = (int)sc[3 + 2 * side];
+        ok = n.side_count[side] > 0 && n.side_lo[side] >= 0 && n.side_lo[side] <= n.side_hi[side] &&
+             n.side_hi[side] <= t->nu;
+    }
+    for (int i = 0; i < t->size && ok; i++)
+        if (bs_has(t->valid, i) && (t->pad[i] < 0 || t->pad[i] >= t->npad))
+            ok = 0;
+    if (!ok) {
+        PyErr_SetString(CoreError, "observation layout out of range");
+        return NULL;
+    }
+    PyObject *tmpl = PyDict_GetItemString(d, "template");
+    if (!tmpl) {
+        PyErr_SetString(PyExc_KeyError, "observation layout: missing template");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(tmpl, &view, PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    Py_ssize_t want = (Py_ssize_t)n.obs_nch * t->npad * (Py_ssize_t)sizeof(float);
+    if (view.len != want) {
+        PyBuffer_Release(&view);
+        PyErr_Format(CoreError, "observation template: %zd bytes expected", want);
+        return NULL;
+    }
+    float *copy = PyMem_Malloc((size_t)want);
+    if (!copy) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    memcpy(copy, view.buf, (size_t)want);
+    PyBuffer_Release(&view);
+    n.city_all = bs_zero();
+    for (int i = 0; i < t->ncity; i++)
+        bs_set(&n.city_all, t->city_hex[i]);
+    PyMem_Free(t->obs_template);
+    n.obs_template = copy;
+    n.obs_ok = 1;
+    *t = n;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef tables_methods[] = {
+    {"set_observation", (PyCFunction)tables_set_observation, METH_O,
+     "Hand over the layout of the research environments' observation (see Core.observe)."},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyTypeObject TablesType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "typhoon.games.bfm._bfmcore.Tables",
     .tp_basicsize = sizeof(TablesObject),
@@ -1726,6 +1838,7 @@ static PyTypeObject TablesType = {
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)tables_init,
     .tp_dealloc = (destructor)tables_dealloc,
+    .tp_methods = tables_methods,
 };
 
 static int tables_ready(TablesObject *o) {
@@ -2178,6 +2291,121 @@ static PyObject *core_apply(CoreObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+static inline void set_plane(float *out, int ch, int npad, float v) {
+    float *p = out + (size_t)ch * (size_t)npad;
+    for (int i = 0; i < npad; i++)
+        p[i] = v;
+}
+
+/* typhoon.games.bfm.env.observation.ObservationCodec.observe, into ``out`` */
+static void observe(const Tables *t, const G *g, int observer, float *out) {
+    int P = t->npad;
+    memcpy(out, t->obs_template, (size_t)t->obs_nch * (size_t)P * sizeof(float));
+    for (int u = 0; u < t->nu; u++) { /* unit planes: unit, full, strength, move (a later unit wins a shared hex) */
+        int h = g->loc[u];
+        if (h < 0)
+            continue;
+        float *c = out + (size_t)(t->ch_unit + t->u_side[u] * 5) * (size_t)P + t->pad[h];
+        c[0] = 1.0f;
+        c[P] = g->steps[u] == 2 ? 1.0f : 0.0f;
+        c[2 * P] = (float)((double)strength(t, g, u) / t->strength_scale);
+        c[3 * P] = (float)((double)t->u_move[u] / t->move_scale);
+    }
+    for (uint64_t x = g->done; x; x &= x - 1) {
+        int u = __builtin_ctzll(x);
+        if (u < t->nu && g->loc[u] >= 0)
+            out[(size_t)(t->ch_unit + t->u_side[u] * 5 + 4) * (size_t)P + t->pad[g->loc[u]]] = 1.0f;
+    }
+    BS rows[10];
+    memset(rows, 0, sizeof(rows));
+    rows[0] = expand(t, g->occ[0]);
+    rows[1] = expand(t, g->occ[1]);
+    rows[2] = controlled_city_mask(t, g, 0);
+    rows[3] = bs_andn(t->city_all, rows[2]);
+    if (g->stack >= 0 && g->loc[g->stack] >= 0)
+        bs_set(&rows[4], g->loc[g->stack]);
+    if (t->ph_kind[g->phase] == K_MOVEMENT)
+        for (uint64_t x = movable_units(t, g); x; x &= x - 1)
+            bs_set(&rows[5], g->loc[__builtin_ctzll(x)]);
+    for (int i = 0; i < g->nb; i++) {
+        const Bat *b = &g->bat[i];
+        if (g->loc[b->def] >= 0)
+            bs_set(&rows[6], g->loc[b->def]);
+        for (int k = 0; k < b->n; k++)
+            if (g->loc[b->att[k]] >= 0)
+                bs_set(&rows[7], g->loc[b->att[k]]);
+    }
+    if (g->has_cur) {
+        bs_set(&rows[8], g->cur_hex);
+        for (int k = 0; k < g->cur.n; k++)
+            if (g->loc[g->cur.att[k]] >= 0)
+                bs_set(&rows[9], g->loc[g->cur.att[k]]);
+    }
+    for (int r = 0; r < 10; r++) {
+        float *plane = out + (size_t)(t->ch_rows + r) * (size_t)P;
+        BS m = bs_and(rows[r], t->valid);
+        BS_FOR(m, h) { plane[t->pad[h]] = 1.0f; }
+    }
+    int nglob = t->obs_nch - t->first_global;
+    double gv[1000];
+    for (int i = 0; i < nglob; i++)
+        gv[i] = 0.0;
+    gv[t->g_turn + g->turn] = 1.0;
+    gv[t->g_phase + g->phase] = 1.0;
+    gv[t->g_step + g->cstep] = 1.0;
+    if (is_mud(t, g->turn))
+        gv[t->g_mud] = 1.0;
+    int who = current_player(t, g);
+    if (who >= 0)
+        gv[t->g_to_act + who] = 1.0;
+    if (observer >= 0 && observer <= 1)
+        gv[t->g_observer + observer] = 1.0;
+    double r = (double)g->repl / t->repl_scale;
+    gv[t->g_repl] = r < 1.0 ? r : 1.0;
+    gv[t->g_vpg] = t->vpg;
+    if (g->has_cur) {
+        gv[t->g_odds] = (double)(g->cur_col > 0 ? g->cur_col : 0) / t->odds_scale;
+        if (g->cur_res >= 0)
+            gv[t->g_result + g->cur_res] = 1.0;
+        gv[t->g_owed] = (double)(g->cur_owed > 0 ? g->cur_owed : 0) / t->strength_scale;
+    }
+    if (t->ph_kind[g->phase] == K_REPLACEMENT && reinforcement_due(t, g) >= 0)
+        gv[t->g_due] = 1.0;
+    if (t->fs_unit >= 0 && ((g->arrived >> t->fs_unit) & 1))
+        gv[t->g_arrived] = 1.0;
+    for (int side = 0; side < 2; side++) {
+        int off = 0;
+        for (int u = t->side_lo[side]; u < t->side_hi[side]; u++)
+            off += g->loc[u] == -1;
+        gv[t->g_off + side] = (double)off / (double)t->side_count[side];
+    }
+    for (int i = 0; i < nglob; i++)
+        set_plane(out, t->first_global + i, P, (float)gv[i]);
+}
+
+static PyObject *core_observe(CoreObject *self, PyObject *args) {
+    PyObject *buf;
+    int observer;
+    if (!PyArg_ParseTuple(args, "Oi", &buf, &observer))
+        return NULL;
+    const Tables *t = &self->tables->t;
+    if (!t->obs_ok) {
+        PyErr_SetString(CoreError, "no observation layout: call Tables.set_observation first");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(buf, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (view.len != (Py_ssize_t)t->obs_nch * t->npad * (Py_ssize_t)sizeof(float)) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(CoreError, "observe: the buffer must hold exactly one float32 observation");
+        return NULL;
+    }
+    observe(t, &self->g, observer, (float *)view.buf);
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
 static PyObject *core_copy(CoreObject *self, PyObject *Py_UNUSED(ignored)) {
     CoreObject *o = (CoreObject *)CoreType.tp_alloc(&CoreType, 0);
     if (!o)
@@ -2231,6 +2459,8 @@ static PyMethodDef core_methods[] = {
     {"apply", (PyCFunction)core_apply, METH_O,
      "Apply a legal action code in place (then every forced decision); IllegalCodeError otherwise."},
     {"copy", (PyCFunction)core_copy, METH_NOARGS, "An independent copy of the position."},
+    {"observe", (PyCFunction)core_observe, METH_VARARGS,
+     "observe(buffer, observer): write the environments' observation (float32) into a writable buffer."},
     {"export", (PyCFunction)core_export, METH_NOARGS, "The position's fields as a tuple."},
     {"current_player", (PyCFunction)core_current_player, METH_NOARGS,
      "0 German, 1 Soviet, -1 chance, -2 game over."},
