@@ -387,14 +387,18 @@ class State(StateBase):
         """Hexes holding a unit of ``side`` that exerts a ZOC: not EB (§4.1), not flipped by a
         pending overrun ([Q7]). Disrupted units keep their ZOC. (A hex never holds both sides'
         units, so this is the hexes of the side's exerting units on the map.)"""
+        # The side's occupied hexes, less those where every unit is EB or flipped: only the few
+        # non-exerting units are looked at (a shift of the whole mask per unit was the cost).
         rules = self.rules
         loc = self.loc
-        out = 0
-        for u in bit_list(rules.side_unit_mask[side] & ~(rules.eb_mask | self.flipped)):
+        stacks = self.stacks
+        quiet = rules.eb_mask | self.flipped
+        drop = 0
+        for u in bit_list(rules.side_unit_mask[side] & quiet):
             h = loc[u]
-            if h >= 0:
-                out |= 1 << h
-        return out
+            if h >= 0 and not (drop >> h) & 1 and all((quiet >> x) & 1 for x in stacks[h]):
+                drop |= 1 << h
+        return self.occ[side] & ~drop if drop else self.occ[side]
 
     def zoc(self, side: int) -> int:
         """Hexes in the ZOC of ``side``'s units (the six neighbours of each ZOC-exerting
