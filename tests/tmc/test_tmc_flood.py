@@ -5,7 +5,8 @@ reference's destinations, moves (in order), points left at every hex, chosen par
 hex and path to every destination: the paths decide what a move passes through (rail entered,
 defence-line hexsides crossed, lone [#] units removed). The same walks check the full hexes
 that keep_facts carries past a move against a count of the stacks, State.zoc_units_mask (from
-the occupied hexes less those of EB or flipped units only) unit by unit, and the EB relocation
+the occupied hexes less those of EB or flipped units only) and flow.due_reinforcements unit by
+unit, and the EB relocation
 lists (gathered from a static table of actions) against a plain construction."""
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ import random
 
 import pytest
 
-from typhoon.games.tmc import movement_phase, moving, rail
+from typhoon.games.tmc import flow, movement_phase, moving, rail
 from typhoon.games.tmc.actions import END, Action, Relocate
 from typhoon.games.tmc.engine import apply_unchecked, chance_outcomes, legal_actions, new_game
 from typhoon.games.tmc.rules import SOVIET, STACK_LIMIT
-from typhoon.games.tmc.state import MOVE, RELOCATE, State
+from typhoon.games.tmc.state import MOVE, OFF, RELOCATE, State
 
 
 def _compare_units(s: State) -> int:
@@ -89,6 +90,14 @@ def _walk(
                 assert legal_actions(s) == _relocate_reference(s)
             for side in (0, 1):
                 assert s.zoc_units_mask(side) == _zoc_units_reference(s, side)
+                assert flow.due_reinforcements(s, side) == [
+                    u
+                    for u in s.rules.side_units[side]
+                    if not (s.arrived >> u) & 1
+                    and not (s.eliminated >> u) & 1
+                    and s.loc[u] == OFF
+                    and s.rules.units[u].arrive <= s.turn
+                ]
             flipped += s.flipped != 0
             # The full hexes are carried past moves (keep_facts): equal to a count of the stacks.
             assert moving.full_hexes(s) == sum(1 << h for h, us in s.stacks.items() if len(us) >= STACK_LIMIT)

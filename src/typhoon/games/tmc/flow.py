@@ -138,14 +138,15 @@ def due_reinforcements(s: State, side: int) -> list[int]:
     """Units of ``side`` that may enter now: scheduled for this turn or earlier (Soviet units
     may have been delayed, [Q60]) and not yet in play, plus returned German replacements."""
     rules = s.rules
-    out = []
-    for u in rules.side_units[side]:
-        if (s.arrived >> u) & 1 or (s.eliminated >> u) & 1 or s.loc[u] != OFF:
-            continue
-        spec = rules.units[u]
-        if spec.arrive <= s.turn:
-            out.append(u)
-    return out
+    loc = s.loc
+    units = rules.units
+    turn = s.turn
+    # Only the side's units neither arrived nor eliminated, in index order (= side_units order).
+    return [
+        u
+        for u in bit_list(rules.side_unit_mask[side] & ~(s.arrived | s.eliminated))
+        if loc[u] == OFF and units[u].arrive <= turn
+    ]
 
 
 def _german_replacement(s: State, events: list[Event]) -> None:
