@@ -6,7 +6,7 @@ hex and path to every destination: the paths decide what a move passes through (
 defence-line hexsides crossed, lone [#] units removed). The same walks check the full hexes
 that keep_facts carries past a move against a count of the stacks, State.zoc_units_mask (from
 the occupied hexes less those of EB or flipped units only) and flow.due_reinforcements unit by
-unit, and the EB relocation
+unit, overrun candidates memoised in the phase facts against cold ones, and the EB relocation
 lists (gathered from a static table of actions) against a plain construction."""
 
 from __future__ import annotations
@@ -58,6 +58,17 @@ def _relocate_reference(s: State) -> list[Action]:
     return [*out, END]
 
 
+def _compare_overrun_candidates(s: State) -> None:
+    """Overrun candidates from the warm phase facts (memoised by surroundings) equal cold ones."""
+    legal_actions(s)  # the listing builds and uses the memo
+    cold = s.copy()
+    cold._cache = {}
+    targets = s.rules.grid.expand(s.occ[s.side]) & s.occ[1 - s.side]
+    for h in range(s.rules.grid.size):
+        if (targets >> h) & 1:
+            assert movement_phase.overrun_candidates(s, h) == movement_phase.overrun_candidates(cold, h), h
+
+
 def _zoc_units_reference(s: State, side: int) -> int:
     """Hexes holding a unit of ``side`` that exerts a ZOC (not EB, not flipped), unit by unit."""
     out = 0
@@ -86,6 +97,7 @@ def _walk(
         else:
             if s.phase_spec.kind == "movement" and s.step == MOVE and n % every == 0:
                 compared += _compare_units(s)
+                _compare_overrun_candidates(s)
             if s.phase_spec.kind == "movement" and s.step == RELOCATE:
                 assert legal_actions(s) == _relocate_reference(s)
             for side in (0, 1):
@@ -228,3 +240,32 @@ def test_place_hexes_equal_reference(scenario: str, seed: int, options: dict[str
         acts = [a for a in legal_actions(s) if a.kind != "setupstandard"] or legal_actions(s)
         s = apply_unchecked(s, acts[rng.randrange(len(acts))])
     assert checked > 100
+
+
+def test_overrun_candidates_memo_sees_entraining() -> None:
+    """Entraining changes no stack but bars the unit from attacking ([Q56]): the memoised
+    candidates must follow (the unit's entrained bit is in the memo's key)."""
+    rng = random.Random(2)
+    s = new_game("1")
+    while not (s.phase_spec.kind == "movement" and s.side == SOVIET and s.step == MOVE):
+        if s.is_chance:
+            outs = chance_outcomes(s)
+            s = apply_unchecked(s, outs[rng.randrange(len(outs))][0])
+        else:
+            acts = legal_actions(s)
+            s = apply_unchecked(s, acts[rng.randrange(len(acts))])
+    legal_actions(s)
+    grid = s.rules.grid
+    targets = grid.expand(s.occ[SOVIET]) & s.occ[1 - SOVIET]
+    h, u = next(
+        (h, cands[0])
+        for h in range(grid.size)
+        if (targets >> h) & 1 and (cands := movement_phase.overrun_candidates(s, h))
+    )
+    s.entrained |= 1 << u  # what rail.apply does for Entrain, then _drop -> keep_facts
+    moving.keep_facts(s, s._cache, (u,))
+    cold = s.copy()
+    cold._cache = {}
+    got = movement_phase.overrun_candidates(s, h)
+    assert u not in got
+    assert got == movement_phase.overrun_candidates(cold, h)

@@ -130,7 +130,8 @@ def facts(s: State) -> dict[str, Any]:
             "rmay": {},  # unit -> its own part of rail.may_entrain / may_detrain, see rail.add_legal()
             "seg": (-1, {}),  # (full hexes, unit -> its listed moves), see legal()
             "rseg": (None, {}),  # (side-wide key, unit -> its rail actions), see rail.add_legal()
-            "glim": weather.german_hex_limit(s.turn),  # hex_limit of a German unit this turn
+            "glim": weather.german_hex_limit(s.turn),
+            "ovc": {},  # overrun candidates by target and surroundings, see overrun_candidates()  # hex_limit of a German unit this turn
             "flm": {},  # forest cost -> whole-map bitsets of the flood, see _flood_masks()
             "flw": {},  # (forest cost, first and last column) -> those bitsets in a window, see _flood()
         }
@@ -845,12 +846,22 @@ def overrun_candidates(s: State, h: int) -> list[int]:
     phase (mechanised only in the mechanised phase), not across an unfrozen lake (§3.3)."""
     rules = s.rules
     grid = rules.grid
+    stacks = s.stacks
+    # Kept with the phase facts (the phase, side, turn, disrupted units and strengths are fixed
+    # while they live) by what else it reads: the stacks next to h, entrained and committed units.
+    f = s._cache.get("mv")
+    key: tuple[Any, ...] = ()
+    if f is not None:
+        key = (h, s.entrained, s.overran, *[stacks.get(n) for n in grid.neighbours[h]])
+        got: list[int] | None = f["ovc"].get(key)
+        if got is not None:
+            return got
     frozen = s.frozen()
     out = []
     opts = combat.CombatOptions.from_options(rules.options)
     mech_only = rules.phases[s.phase].movers == "mech"
     for n in grid.neighbours[h]:
-        us = s.stacks.get(n, ())
+        us = stacks.get(n, ())
         if not us or rules.units[us[0]].side != s.side:
             continue
         if not frozen and (rules.map.lake_mask[n] >> h) & 1:
@@ -868,6 +879,8 @@ def overrun_candidates(s: State, h: int) -> list[int]:
             ):
                 continue
             out.append(u)
+    if f is not None:
+        f["ovc"][key] = out
     return out
 
 
