@@ -18,7 +18,7 @@ import pytest
 from typhoon.games.tmc import flow, movement_phase, moving, rail
 from typhoon.games.tmc.actions import END, Action, Relocate
 from typhoon.games.tmc.engine import apply_unchecked, chance_outcomes, legal_actions, new_game
-from typhoon.games.tmc.rules import SOVIET, STACK_LIMIT
+from typhoon.games.tmc.rules import GERMAN, SOVIET, STACK_LIMIT
 from typhoon.games.tmc.state import MOVE, OFF, RELOCATE, State
 
 
@@ -269,3 +269,45 @@ def test_overrun_candidates_memo_sees_entraining() -> None:
     got = movement_phase.overrun_candidates(s, h)
     assert u not in got
     assert got == movement_phase.overrun_candidates(cold, h)
+
+
+@pytest.mark.parametrize("partial", ["yes", "no"])
+def test_rail_search_depth_equals_rail_cost(partial: str) -> None:
+    """The rail search stops at the most hexes the MP pay for, worked out once per search
+    instead of asking rail_cost at every step: the same bound for every budget."""
+    s = new_game("1", {"rail_partial_mp": partial})
+    for budget in range(-5, 2000):
+        far = rail._rail_hexes_for(s, budget)
+        assert rail.rail_cost(s, far + 1) > budget
+        assert far < 0 or rail.rail_cost(s, far) <= budget
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed", "options"), [("1", 21, None), ("1", 22, {"rail_partial_mp": "no"})]
+)
+def test_relocation_hexes_equal_reference(scenario: str, seed: int, options: dict[str, str] | None) -> None:
+    """relocation_hexes (usable rail less German and full hexes) equals the stack-by-stack test."""
+    rng = random.Random(seed)
+    s = new_game(scenario, options)
+    seen = 0
+    for _ in range(2500):
+        if s.is_terminal:
+            break
+        if s.phase_spec.kind == "movement":
+            stacks = s.stacks
+            want = [
+                h
+                for h in range(s.rules.grid.size)
+                if (rail.usable_rail(s) >> h) & 1
+                and not (s.occ[GERMAN] >> h) & 1
+                and len(stacks.get(h, ())) < STACK_LIMIT
+            ]
+            assert rail.relocation_hexes(s) == want
+            seen += 1
+        if s.is_chance:
+            outs = chance_outcomes(s)
+            s = apply_unchecked(s, outs[rng.randrange(len(outs))][0])
+        else:
+            acts = legal_actions(s)
+            s = apply_unchecked(s, acts[rng.randrange(len(acts))])
+    assert seen > 100

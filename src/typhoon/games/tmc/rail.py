@@ -26,7 +26,7 @@ from typhoon.events import Event
 from typhoon.games.driver import LegalList
 from typhoon.games.tmc.actions import Action, Arrive, Detrain, Entrain, RailMove
 from typhoon.games.tmc.flow import due_reinforcements
-from typhoon.games.tmc.moving import allowance, full_hexes, keep_facts, remaining
+from typhoon.games.tmc.moving import allowance, bits_from, full_hexes, keep_facts, remaining
 from typhoon.games.tmc.rules import ENTRAIN_LIMIT, GERMAN, RAIL_TICKS_PER_HEX, SOVIET, STACK_LIMIT, TICKS
 from typhoon.games.tmc.state import MOVE, State
 from typhoon.hexgrid import bit_list
@@ -54,9 +54,8 @@ def _enemy_near(s: State) -> int:
 
 def relocation_hexes(s: State) -> list[int]:
     """Normal rail hexes free of German units with room to stack ([Q45])."""
-    stacks = s.stacks
-    # bit_list, not a lowest-bit loop: each step of that copies the whole 4,992-bit mask.
-    return [h for h in bit_list(usable_rail(s) & ~s.occ[GERMAN]) if len(stacks.get(h, ())) < STACK_LIMIT]
+    # Room to stack: not a full hex (moving.full_hexes, kept in the state cache).
+    return bits_from(usable_rail(s) & ~s.occ[GERMAN] & ~full_hexes(s), 0)
 
 
 def entrain_cost(s: State, u: int) -> int:
@@ -67,6 +66,13 @@ def detrain_cost(s: State, u: int) -> int:
     """A quarter of the MA this phase, rounded up to whole MP (§20.5)."""
     quarter_ticks = allowance(s, u)  # ticks; a quarter of it, rounded up to a multiple of TICKS
     return -(-quarter_ticks // (4 * TICKS)) * TICKS
+
+
+def _rail_hexes_for(s: State, budget: int) -> int:
+    """The most rail hexes ``budget`` ticks pay for: the largest d with rail_cost(s, d) <= budget."""
+    if s.rules.flag("rail_partial_mp"):
+        return budget // RAIL_TICKS_PER_HEX
+    return budget // TICKS * 30
 
 
 def rail_cost(s: State, hexes: int) -> int:
@@ -155,9 +161,10 @@ def _reach(s: State, u: int) -> _RailReach:
             dist = {start: 0}
             frontier = [start]
             d = 0
+            far = _rail_hexes_for(s, budget)
             while frontier:
                 d += 1
-                if rail_cost(s, d) > budget:
+                if d > far:  # rail_cost(s, d) > budget
                     break
                 nxt = []
                 for h in frontier:
