@@ -73,6 +73,7 @@ from typhoon.games.tmc.moving import (
     enter_effects,
     full_hexes,
     keep_facts,
+    leg_actions,
     remaining,
     remove_unit,
 )
@@ -341,7 +342,7 @@ def _moves(s: State, u: int, start: int, dsts: list[int]) -> list[Move]:
     ids = s.rules.grid.ids
     uid = s.rules.units[u].id
     src = ids[start]
-    return [_tuple_new(Move, (uid, src, ids[d], "move")) for d in dsts]
+    return leg_actions(Move, uid, src, ids, dsts, "move")
 
 
 def _dijkstra(s: State, u: int, f: dict[str, Any]) -> Reach:

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import accumulate, chain, repeat
-from operator import add
+from operator import add, itemgetter
 from typing import Any
 
 from typhoon.events import Event
 from typhoon.games.tmc import victory, weather
 from typhoon.games.tmc.rules import GERMAN, STACK_LIMIT, TICKS
 from typhoon.games.tmc.state import State
+
+_tuple_new = tuple.__new__
 
 
 def bits_from(mask: int, off: int) -> list[int]:
@@ -29,6 +31,17 @@ def bits_from(mask: int, off: int) -> list[int]:
     gaps = bin(mask)[:1:-1].split("1")
     gaps.pop()
     return list(accumulate(map(add, map(len, gaps), chain((off,), repeat(1)))))
+
+
+def leg_actions(
+    cls: type[tuple[Any, ...]], uid: str, src: str, ids: list[str], dsts: list[int], kind: str
+) -> list[Any]:
+    """``cls(uid, src, ids[d], kind)`` for each destination ``d`` in order (Move, RailMove),
+    built by C loops: ``tuple.__new__`` over zipped fields, the names gathered by itemgetter."""
+    if len(dsts) < 2:
+        return [_tuple_new(cls, (uid, src, ids[d], kind)) for d in dsts]
+    names = itemgetter(*dsts)(ids)
+    return list(map(_tuple_new, repeat(cls, len(dsts)), zip(repeat(uid), repeat(src), names, repeat(kind))))
 
 
 def full_hexes(s: State) -> int:
@@ -215,4 +228,13 @@ def remove_unit(s: State, v: int, events: list[Event], text: str) -> None:
     events.append(Event("eliminated", f"{text}: +{vp} VP.", {"unit": spec.id, "vp": vp}))
 
 
-__all__ = ["allowance", "bits_from", "enter_effects", "full_hexes", "keep_facts", "remaining", "remove_unit"]
+__all__ = [
+    "allowance",
+    "bits_from",
+    "leg_actions",
+    "enter_effects",
+    "full_hexes",
+    "keep_facts",
+    "remaining",
+    "remove_unit",
+]

@@ -26,7 +26,7 @@ from typhoon.events import Event
 from typhoon.games.driver import LegalList
 from typhoon.games.tmc.actions import Action, Arrive, Detrain, Entrain, RailMove
 from typhoon.games.tmc.flow import due_reinforcements
-from typhoon.games.tmc.moving import allowance, bits_from, full_hexes, keep_facts, remaining
+from typhoon.games.tmc.moving import allowance, bits_from, full_hexes, keep_facts, leg_actions, remaining
 from typhoon.games.tmc.rules import ENTRAIN_LIMIT, GERMAN, RAIL_TICKS_PER_HEX, SOVIET, STACK_LIMIT, TICKS
 from typhoon.games.tmc.state import MOVE, State
 from typhoon.hexgrid import bit_list
@@ -178,7 +178,7 @@ def _reach(s: State, u: int) -> _RailReach:
     uid = s.rules.units[u].id
     src = ids[start]
     dsts = sorted(dist)
-    moves: list[Action] = [_tuple_new(RailMove, (uid, src, ids[h], "railmove")) for h in dsts]
+    moves: list[Action] = leg_actions(RailMove, uid, src, ids, dsts, "railmove")
     got = cache[key] = _RailReach(dist, moves, dsts)
     return got
 
