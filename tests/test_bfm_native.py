@@ -412,6 +412,10 @@ def test_bad_input_raises_typed_errors() -> None:
         _bfmcore.Tables({"size": 10})
     with pytest.raises(ValueError):
         _bfmcore.Core(_bfmcore.Tables.__new__(_bfmcore.Tables))  # not initialised
+    with pytest.raises(TypeError):
+        bn.tables(s.rules).__init__({})  # cores hold the tables: they never change
+    with pytest.raises(ValueError):
+        core.observe(bytearray(10), 0)  # the wrong size (or no observation layout yet)
     with pytest.raises(ValueError):
         core.legal_mask(bytearray(10))  # smaller than the action space
     with pytest.raises((TypeError, BufferError)):

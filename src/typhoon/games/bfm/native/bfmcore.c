@@ -1495,6 +1495,10 @@ static int tables_init(TablesObject *self, PyObject *args, PyObject *kw) {
     }
     if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &d))
         return -1;
+    if (self->t.size > 0) { /* cores may hold these tables: they never change */
+        PyErr_SetString(PyExc_TypeError, "a Tables object cannot be initialised twice");
+        return -1;
+    }
     Tables *t = &self->t;
     PyMem_Free(t->obs_template);
     PyMem_Free(t->dist);
