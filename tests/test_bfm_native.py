@@ -127,8 +127,10 @@ def walk(
     while True:
         codes = assert_same_legal(s, core)
         assert_same_state(s, core)
-        if roundtrip_every and n % roundtrip_every == 0:
-            assert bn.from_state(s).export() == core.export()
+        if roundtrip_every and n % roundtrip_every == 0:  # a core made here, its caches cold
+            fresh = bn.from_state(s)
+            assert fresh.export() == core.export()
+            assert sorted(fresh.legal_codes()) == sorted(codes)
         n += 1
         acts = legal_actions(s)
         if not acts:
