@@ -12,7 +12,7 @@ from typhoon.games.tmc import engine
 from typhoon.games.tmc.actions import Entrain, Move
 from typhoon.games.tmc.ai import LEVELS
 from typhoon.games.tmc.ai.heuristic import TmcHeuristic
-from typhoon.games.tmc.ai.operational import TmcOperational, soviet_supplied
+from typhoon.games.tmc.ai.operational import OperationalPlanner, TmcOperational, soviet_supplied
 from typhoon.games.tmc.rules import GERMAN, SOVIET
 from typhoon.games.tmc.supply import supply_now
 
@@ -252,3 +252,68 @@ def test_two_spearheads_close_a_pocket_together() -> None:
         )
 
     assert cut((1 << d1) | (1 << d2)) - cut(1 << d1) - cut(1 << d2) >= PINCER_MIN
+
+
+def _pocket_position() -> tuple[Any, Any]:
+    """German mechanised phase on a 20 x 14 map with one rail line along row 07 (its east end
+    the Soviet supply source, §11.2): seven Soviet units round a town called Bryansk (0907), a
+    German infantry line in column 05 (it does not move in this phase), six panzer divisions,
+    three north and three south of the Soviet group, and six more near Moscow (the leading
+    units, which drive on and take no part in rings)."""
+    row = tuple(f"{c:02d}07" for c in range(1, 21))
+    m = make_map(cols=20, rows=14, rails=(row,), repaired=row[:5], moscow=("1907", "1908", "2007"))
+    m.places = {"Bryansk": m.grid.index["0907"]}  # type: ignore[attr-defined]
+    soviet = ("0806", "0808", "0906", "0908", "1006", "1008", "1007")
+    infantry = ("0503", "0506", "0509", "0512")
+    panzers = ("0703", "1003", "1303", "0711", "1011", "1311", "1804", "1904", "2004", "1811", "1911", "2011")
+    units = [unit(f"S{i}", "soviet", 2, 4) for i in range(len(soviet))]
+    units += [unit(f"GI{i}", "german", 2, 5) for i in range(len(infantry))]
+    units += [unit(f"GA{i}", "german", 6, 10, kind="armour") for i in range(len(panzers))]
+    rules = make_rules(units, m)
+    place = {f"S{i}": h for i, h in enumerate(soviet)}
+    place |= {f"GI{i}": h for i, h in enumerate(infantry)}
+    place |= {f"GA{i}": h for i, h in enumerate(panzers)}
+    return rules, position(rules, place, phase="german_mechanised")
+
+
+def test_the_cheapest_ring_around_a_pocket_cuts_its_units_off() -> None:
+    """§11.2, §11.4: the minimum cut of pocket_cut, blocked (German units on its hexes: they and
+    their ZOC block Soviet supply lines), puts every Soviet unit inside out of supply; the
+    German infantry line's hexes and ZOC are walls already and are not in the ring."""
+    from typhoon.games.tmc.ai.operational import pocket_cut
+
+    rules, s = _pocket_position()
+    g = rules.grid
+    soviet = [u for u in rules.side_units[SOVIET]]
+    assert all((soviet_supplied(s) >> s.loc[u]) & 1 for u in soviet)
+    infantry = 0
+    for u in rules.side_units[GERMAN]:
+        if not s.is_mech(u):
+            infantry |= 1 << s.loc[u]
+    cost, ring = pocket_cut(s, g.index["0907"], infantry, g.all_mask, [s.loc[u] for u in soviet])
+    assert 0 < cost == len(ring) < 30
+    assert not any(g.distance(h, x) <= 1 for h in ring for x in (g.index["0506"], g.index["0509"]))
+    walls = infantry
+    for h in ring:
+        walls |= 1 << h
+    sup = soviet_supplied(s, german=walls)
+    assert not any((sup >> s.loc[u]) & 1 for u in soviet)
+
+
+def test_panzers_close_a_ring_around_a_pocket_town() -> None:
+    """Issue 14 item 1 ("close pockets", explained in words): in the mechanised phase the
+    panzers north and south of the Soviet group take the hexes of the cheapest ring around the
+    town, the plan says so, and once they stand there every Soviet unit of the group is out of
+    supply (the engine's own supply trace, §11.2)."""
+    rules, s = _pocket_position()
+    p = OperationalPlanner(s, notes=True)
+    assert any("close the ring around Bryansk: 7 Soviet units cut off" in line for line in p.summary), (
+        p.summary
+    )
+    ring = [u for u, note in p.plan.notes.items() if "close the ring" in note]
+    assert 3 <= len(ring) <= 6
+    ids = {rules.units[u].id for u in ring}
+    assert not ids & {f"GA{i}" for i in range(6, 12)}, ids
+    after, _ = _play_phase(s, TmcOperational(1))
+    sup = supply_now(after, SOVIET).in_supply
+    assert not any((sup >> after.loc[u]) & 1 for u in rules.side_units[SOVIET])
