@@ -311,3 +311,35 @@ def test_relocation_hexes_equal_reference(scenario: str, seed: int, options: dic
             acts = legal_actions(s)
             s = apply_unchecked(s, acts[rng.randrange(len(acts))])
     assert seen > 100
+
+
+def test_one_hex_in_mud_equals_reference() -> None:
+    """German units in mud ([Q48], GT 6-15) take the one-hex search: the same left and
+    parent dicts (in order), destinations, moves and paths as the reference, at the German
+    movement phases of a random scenario-1 game from GT 6 on."""
+    rng = random.Random(31)
+    s = new_game("1")
+    compared = 0
+    seen: set[tuple[int, int]] = set()
+    while not s.is_terminal:
+        if s.is_chance:
+            outs = chance_outcomes(s)
+            s = apply_unchecked(s, outs[rng.randrange(len(outs))][0])
+            continue
+        mud = s.turn >= 6 and s.side == 0 and s.phase_spec.kind == "movement" and s.step == MOVE
+        if mud and ((s.turn, s.phase) not in seen or rng.random() < 0.05):
+            seen.add((s.turn, s.phase))
+            t = s.copy()
+            t._cache = {}
+            for u in t.rules.side_units[t.side]:
+                if movement_phase.may_move(t, u):
+                    got = movement_phase.reach(t, u)
+                    ref = movement_phase.reach_reference(t, u)
+                    assert list(got.left.items()) == list(ref.left.items())
+                    assert list(got.parent.items()) == list(ref.parent.items())
+                    assert got.dsts == ref.dsts and got.moves == ref.moves
+                    assert all(got.path(d) == ref.path(d) for d in ref.dsts)
+                    compared += 1
+        acts = legal_actions(s)
+        s = apply_unchecked(s, acts[rng.randrange(len(acts))])
+    assert compared > 200

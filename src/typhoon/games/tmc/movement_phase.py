@@ -323,8 +323,8 @@ def reach(s: State, u: int) -> Reach:
     ZOC, +2 MP for a German unit crossing an intact defence-line front hexside. Every cost is
     a whole number of MP, so the cheapest paths are found a whole MP layer at a time on
     bitsets (:func:`_flood`): the same hexes, points left and paths as the reference Dijkstra
-    (:func:`reach_reference`), which still serves EB units (rail links) and German units in
-    mud (one hex)."""
+    (:func:`reach_reference`), which still serves EB units (rail links); German units in mud
+    move one hex (:func:`_one_hex`)."""
     f = facts(s)
     cache: dict[int, Reach] = f["units"]
     got = cache.get(u)
@@ -411,6 +411,48 @@ def _dijkstra(s: State, u: int, f: dict[str, Any]) -> Reach:
     dsts = sorted(h for h in left if h != start and not (noend >> h) & 1) if noend else sorted(left)
     if not noend:
         dsts.remove(start)
+    return Reach(start, left, parent, _moves(s, u, start, dsts), dsts)
+
+
+def _one_hex(s: State, u: int, f: dict[str, Any], budget: int) -> Reach:
+    """:func:`reach` of a German unit in mud ([Q48]: one hex per phase, and may_move says it
+    has entered none): the reference search expands only the start, so its neighbours in
+    order, then the [Q4] one-hex minimum; the same ``left`` and ``parent`` dicts."""
+    rules = s.rules
+    start = s.loc[u]
+    T = terrain(rules)
+    nbrs = (rules.grid.neighbours if f["frozen"] else T.dry)[start]
+    forest = T.forest
+    fcost = 3 * TICKS if s.is_mech(u) else rules.forest_nonmech_cost * TICKS
+    blk = f["blk"]
+    ez = f["ez"]
+    z0 = ez[start]
+    base = 2 * TICKS if z0 else 0
+    dlh = T.dl_out.get(start) if f["side"] == GERMAN else None  # defence-line front hexsides
+    dld = s.dl_destroyed
+    left: dict[int, int] = {start: budget}
+    parent: dict[int, int] = {}
+    for n in nbrs:
+        if blk[n]:
+            continue
+        c = (fcost if forest[n] else TICKS) + base
+        if ez[n]:
+            c += 3 * TICKS
+        if dlh is not None:
+            k = dlh.get(n)
+            if k is not None and not (dld >> k) & 1:
+                c += 2 * TICKS
+        if c <= budget:
+            left[n] = budget - c
+            parent[n] = start
+    if u not in s.spent:
+        for n in nbrs:
+            if n in left or blk[n] or (z0 and ez[n]):
+                continue
+            left[n] = 0
+            parent[n] = start
+    noend = f["noend"]
+    dsts = sorted(h for h in left if h != start and not (noend >> h) & 1)
     return Reach(start, left, parent, _moves(s, u, start, dsts), dsts)
 
 
@@ -575,8 +617,10 @@ def _flood(s: State, u: int, f: dict[str, Any]) -> Reach:
     rules = s.rules
     spec = rules.units[u]
     budget = remaining(s, u)
-    if spec.eb or budget < 0 or (spec.side == GERMAN and f["glim"] is not None):
+    if spec.eb or budget < 0:
         return _dijkstra(s, u, f)
+    if spec.side == GERMAN and f["glim"] is not None:
+        return _one_hex(s, u, f, budget)
     start = s.loc[u]
     T = terrain(rules)
     fc = 3 if s.is_mech(u) else rules.forest_nonmech_cost
