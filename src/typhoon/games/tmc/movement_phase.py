@@ -1067,7 +1067,8 @@ def _apply_move(s: State, a: Move, events: list[Event]) -> None:
         raise IllegalActionError(f"{a.unit} cannot move now")
     r = reach(s, u)
     dst = _hex(s, a.dst)
-    if s.rules.grid.ids[s.loc[u]] != a.src or dst not in r.left or dst == r.start or dst not in r.dsts:
+    # dsts are the hexes reached (left) less the start and the pass-only hexes
+    if s.rules.grid.ids[s.loc[u]] != a.src or dst == r.start or dst not in r.dsts:
         raise IllegalActionError(f"{a.unit} cannot reach {a.dst}")
     if len(s.stacks.get(dst, ())) >= STACK_LIMIT:
         raise IllegalActionError(f"{a.dst} already holds {STACK_LIMIT} units")
