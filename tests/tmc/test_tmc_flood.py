@@ -343,3 +343,34 @@ def test_one_hex_in_mud_equals_reference() -> None:
         acts = legal_actions(s)
         s = apply_unchecked(s, acts[rng.randrange(len(acts))])
     assert compared > 200
+
+
+@pytest.mark.parametrize("ticks", [0, 60, 119, 120, 250])
+def test_flood_with_less_than_one_mp(ticks: int) -> None:
+    """A unit with under 1 MP that has not moved still has its [Q4] one-hex moves, also into
+    the neighbouring columns (the flood's window spans at least one column either side)."""
+    rng = random.Random(5)
+    s = new_game("1")
+    while not (s.phase_spec.kind == "movement" and s.step == MOVE):
+        if s.is_chance:
+            outs = chance_outcomes(s)
+            s = apply_unchecked(s, outs[rng.randrange(len(outs))][0])
+        else:
+            acts = legal_actions(s)
+            s = apply_unchecked(s, acts[rng.randrange(len(acts))])
+    compared = 0
+    for u in s.rules.side_units[s.side]:
+        t = s.copy()
+        t._cache = {}
+        if not movement_phase.may_move(t, u):
+            continue
+        moving.allowance(t, u)  # fill the memo, then make the allowance ``ticks``
+        memo = t._cache["allow"]
+        for key in memo:
+            if key[0] == u:
+                memo[key] = ticks
+        got = movement_phase.reach(t, u)
+        ref = movement_phase.reach_reference(t, u)
+        assert got.dsts == ref.dsts and dict(got.left) == ref.left and got.parent == ref.parent
+        compared += 1
+    assert compared > 50

@@ -613,7 +613,7 @@ def _flood(s: State, u: int, f: dict[str, Any]) -> Reach:
     """:func:`reach` by whole-MP layers on bitsets. Leaving an enemy ZOC (+2 MP) is charged by
     letting such a hex spread two layers late; hexes next to a lake hexside or a defence-line
     front hexside spread one neighbour at a time. Only the columns within the unit's MP of its
-    start take part (a step costs at least 1 MP)."""
+    start take part (a step costs at least 1 MP), at least one either side ([Q4])."""
     rules = s.rules
     spec = rules.units[u]
     budget = remaining(s, u)
@@ -627,8 +627,9 @@ def _flood(s: State, u: int, f: dict[str, Any]) -> Reach:
     K = budget // TICKS
     st = T.stride
     col = start // st
-    c0 = col - K if col > K else 0
-    c1 = min(T.columns - 1, col + K)
+    r = K if K else 1  # the [Q4] one-hex move of a unit with under 1 MP reaches the next columns
+    c0 = col - r if col > r else 0
+    c1 = min(T.columns - 1, col + r)
     wmemo: dict[tuple[int, int, int], Any] = f["flw"]
     wkey = (fc, c0, c1)
     win = wmemo.get(wkey)
