@@ -4,7 +4,7 @@ value for a defender, the combat results table as probabilities. Computed once p
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from typhoon.games.bfm.rules import GERMAN, SOVIET, Rules
 from typhoon.hexgrid import bits
@@ -28,6 +28,19 @@ class Board:
     # column (0..6) -> probability of each result (every key of RESULTS, in that order; column
     # 0, below the table, all zero)
     probs: tuple[dict[str, float], ...]
+    # [hex] the hex and its neighbours, in hex order (what bits(nmask[h] | 1 << h) yields);
+    # [hex] the neighbours across a river, in hex order (bits(river[h])). Lists, not masks:
+    # the scorers walk them thousands of times a plan.
+    near1: tuple[tuple[int, ...], ...] = ()
+    river_list: tuple[tuple[int, ...], ...] = ()
+    # (hex, radius) -> the hexes within radius, in hex order (bits(grid.within(hex, radius))).
+    _within: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, compare=False, hash=False)
+
+    def within_list(self, h: int, radius: int) -> tuple[int, ...]:
+        got = self._within.get((h, radius))
+        if got is None:
+            got = self._within[(h, radius)] = tuple(bits(self.rules.map.grid.within(h, radius)))
+        return got
 
 
 _BOARDS: dict[int, Board] = {}
@@ -83,6 +96,8 @@ def _build(rules: Rules) -> Board:
         river=m.river_mask,
         city_mask=m.city_mask,
         probs=tuple(probs),
+        near1=tuple(tuple(bits(grid.neighbour_mask[h] | (1 << h))) for h in range(grid.size)),
+        river_list=tuple(tuple(bits(m.river_mask[h])) for h in range(grid.size)),
     )
 
 

@@ -130,14 +130,27 @@ def plan_moves(
         # changes no score of a local scorer (movers are not in its occupied hexes), only
         # whether other units may end there.
         near = grid.within(h, radius) | (1 << start[u] if local else grid.within(start[u], radius))
-        for x in bits(near):
-            for uu, hh in by_hex.get(x, ()):
+        xs = _near_lists.get(near)
+        if xs is None:
+            if len(_near_lists) >= _NEAR_LIMIT:
+                _near_lists.clear()
+            xs = _near_lists[near] = tuple(bits(near))
+        score = scorer.score
+        for x in xs:
+            pairs = by_hex.get(x)
+            if pairs is None:
+                continue
+            for pair in pairs:
+                uu, hh = pair
                 if uu not in unit_set:
                     continue
-                if allowed(uu, hh):
-                    scores[(uu, hh)] = scorer.score(uu, hh) + jitter.get((uu, hh), 0.0)
+                # allowed(uu, hh), inlined
+                if not ((plan >> hh) & 1 or (enemy >> hh) & 1) and (
+                    hh == start[uu] or not (occupied_by_unplaced >> hh) & 1
+                ):
+                    scores[pair] = score(uu, hh) + (jitter.get(pair, 0.0) if jitter else 0.0)
                 else:
-                    scores.pop((uu, hh), None)
+                    scores.pop(pair, None)
 
     while unit_set:
         if not scores:
@@ -151,6 +164,12 @@ def plan_moves(
         result.value += val
         place(u, h, scorer.note(u, h) if notes else "")
     return result
+
+
+# Re-scoring areas: a mask of hexes -> its hexes in hex order (a pure function of the mask,
+# shared by every plan). Bounded.
+_near_lists: dict[int, tuple[int, ...]] = {}
+_NEAR_LIMIT = 50_000
 
 
 def move_action(s: State, legal: Sequence[Action], u: int, h: int) -> Move | None:

@@ -332,7 +332,7 @@ class SovietScorer:
         for g in s.on_map(GERMAN):
             st = attack_halves(s, g)
             if rules.units[g].panzer:
-                for x in bits(grid.within(s.loc[g], reach)):
+                for x in b.within_list(s.loc[g], reach):
                     self.pz_near[x].append(st)
             else:
                 for n in grid.neighbours[s.loc[g]]:
@@ -346,6 +346,9 @@ class SovietScorer:
         self.retake_moscow_v = 100.0 if self.final else 20.0
         self.city_v = w.city * (8.0 if self.final and rules.victory != "moscow" else 1.0)
         self.ring_v = w.moscow * (0.5 + 0.6 * late) * (1.5 if self.moscow_threat else 1.0)
+        # Exposure by (unit, hex, attack strength, trapped): a plan re-scores a pair each time
+        # a neighbour is placed, mostly with the same answer (the unit's steps do not change).
+        self._exp: dict[tuple[int, int, int, bool], float] = {}
 
     def score(self, u: int, h: int) -> float:
         s, b, w = self.s, self.b, self.w
@@ -364,14 +367,18 @@ class SovietScorer:
             val += self.ring_v
         # Terrain and rivers facing the Germans.
         val += w.terrain * b.shift[SOVIET][h]
-        riv = b.river[h]
-        if riv:
-            dgh = self.dg[h]
-            val += w.river * sum(1 for n in bits(riv) if self.dg[n] < dgh)
-        # Zones of control barring German roads (hexes not already barred by the plan).
+        if b.river[h]:
+            dg = self.dg
+            dgh = dg[h]
+            val += w.river * sum(1 for n in b.river_list[h] if dg[n] < dgh)
+        # Zones of control barring German roads (hexes not already barred by the plan), in
+        # hex order (the same sum as over bits((nb | 1 << h) & ~cover_occ)).
         cover = 0.0
-        for x in bits((nb | (1 << h)) & ~self.cover_occ):
-            cover += self.gate[x]
+        cover_occ = self.cover_occ
+        gate = self.gate
+        for x in b.near1[h]:
+            if not (cover_occ >> x) & 1:
+                cover += gate[x]
         val += w.cover * cover
         # Flanks.
         friends = (nb & self.plan_occ).bit_count()
@@ -392,21 +399,32 @@ class SovietScorer:
             atk += sum(self.pz_near[h][:k])
         if not atk:
             return 0.0
+        # No way out: every neighbour next to Germans or held by them, or the planned line
+        # behind blocks (retreats may not end on a friendly unit).
+        trapped = not (free & ~self.ger_zoc)
+        key = (u, h, atk, trapped)
+        got = self._exp.get(key)
+        if got is not None:
+            return got
         steps = s.steps[u]
         spec = self.rules.units[u]
         st = spec.strength(steps)
         col = odds_column(atk, st, MAX_COLUMN) - b.shift[SOVIET][h]
         if col < 1:
-            return 0.0
-        # No way out: every neighbour next to Germans or held by them, or the planned line
-        # behind blocks (retreats may not end on a friendly unit).
-        trapped = not (free & ~self.ger_zoc)
-        pts, p_elim, p_vac = _risk(s, b.probs[col], steps, st, spec.loss(steps), trapped)
-        cost = MY_W[SOVIET] * pts + ELIM_BONUS * p_elim
+            got = 0.0
+        else:
+            pts, p_elim, p_vac = _risk(s, b.probs[col], steps, st, spec.loss(steps), trapped)
+            cost = MY_W[SOVIET] * pts + ELIM_BONUS * p_elim
+            got = cost + p_vac * self.vacate_value(h)
+        self._exp[key] = got
+        return got
+
+    def vacate_value(self, h: int) -> float:
+        """What the German gains by taking ``h`` (memoised for the phase)."""
         v = self._vacate.get(h)
         if v is None:
-            v = self._vacate[h] = vacate_value(s, GERMAN, h)
-        return cost + p_vac * v
+            v = self._vacate[h] = vacate_value(self.s, GERMAN, h)
+        return v
 
     def assign(self, u: int, h: int) -> None:
         self.plan_occ |= 1 << h

@@ -90,6 +90,7 @@ class SearchPlayer(HeuristicPlayer):
         self.rollouts_done = 0
         self.search_seconds = 0.0
         self._last_report: SearchReport | None = None
+        self._cache: tuple[tuple[Any, ...], PlanCache] | None = None
 
     # -- plans: searched instead of taken from the heuristic ---------------------------------
 
@@ -173,7 +174,7 @@ class SearchPlayer(HeuristicPlayer):
         side = s.side
         dice_seed = self.rng.randrange(2**31)
         deadline = None if cfg.time_limit is None else t0 + cfg.time_limit
-        cache = PlanCache() if cfg.plan_cache else None
+        cache = self._plan_cache(s) if cfg.plan_cache else None
         live, used = successive_halving(
             cands,
             cfg.rollouts,
@@ -200,6 +201,12 @@ class SearchPlayer(HeuristicPlayer):
         self.reports.append(report)
         self._last_report = report
         return best.plan
+
+    def _plan_cache(self, s: State) -> PlanCache:
+        key = (s.rules.edition, tuple(sorted(s.rules.options.items())), s.turn, s.side, self.config.horizon)
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, PlanCache())
+        return self._cache[1]
 
 
 def _sig(plan: MovePlan | AttackPlan) -> tuple[Any, ...]:
