@@ -12,7 +12,7 @@ setup(
         Extension(
             "typhoon.games.bfm._bfmcore",
             sources=["src/typhoon/games/bfm/native/bfmcore.c"],
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O2", "-ffp-contract=off"],
             optional=True,
         )
     ]

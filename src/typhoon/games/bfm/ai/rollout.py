@@ -20,8 +20,9 @@ from typing import Any
 from typhoon.games.bfm.actions import Roll
 from typhoon.games.bfm.ai.combat import AttackPlan
 from typhoon.games.bfm.ai.evaluate import german_score
-from typhoon.games.bfm.ai.heuristic import HeuristicPlayer, plan_key
+from typhoon.games.bfm.ai.heuristic import HeuristicPlayer, plan_key, scorer_for
 from typhoon.games.bfm.ai.movement import MovePlan
+from typhoon.games.bfm.ai.native_plan import native_plan
 from typhoon.games.bfm.engine import apply_unchecked, legal_actions
 from typhoon.games.bfm.state import DECLARE, State
 
@@ -32,7 +33,7 @@ HORIZONS = ("opponent", "turn")
 class PlanCache:
     """Phase plans of the noise-free heuristic by position, for one searched decision."""
 
-    def __init__(self) -> None:
+    def __init__(self, native: bool = True) -> None:
         self.moves: dict[tuple[Any, ...], MovePlan] = {}
         self.attacks: dict[tuple[Any, ...], AttackPlan] = {}
         # The position after a decision that is a pure function of the position (replacements,
@@ -42,6 +43,9 @@ class PlanCache:
         self.segments: dict[tuple[Any, ...], State] = {}
         self.hits = 0
         self.misses = 0
+        # Movement plans from the native core (typhoon.games.bfm.ai.native_plan) where it is
+        # available: the same plans, faster. False: always the Python planner.
+        self.native = native
 
 
 class CachedHeuristic(HeuristicPlayer):
@@ -56,7 +60,12 @@ class CachedHeuristic(HeuristicPlayer):
         plan = self.cache.moves.get(key)
         if plan is None:
             self.cache.misses += 1
-            plan = self.cache.moves[key] = super().make_movement_plan(s)
+            # The same plan as the Python heuristic's, from the native core where it can
+            # (Soviet and German after-combat movement; see native_plan).
+            plan = native_plan(s, scorer_for(s, self.weights[s.side])) if self.cache.native else None
+            if plan is None:
+                plan = super().make_movement_plan(s)
+            self.cache.moves[key] = plan
         else:
             self.cache.hits += 1
         return plan

@@ -80,6 +80,12 @@ def _require() -> Any:
     return _core
 
 
+def core_module() -> Any:
+    """The extension module itself (for its module-level functions, e.g. the AI's movement
+    planner ``plan_greedy``); RuntimeError when the core is unavailable."""
+    return _require()
+
+
 def _words(mask: int) -> list[int]:
     if mask >> 192:
         raise ValueError("a hex set beyond 192 slots")
@@ -320,6 +326,7 @@ __all__ = [
     "Outcomes",
     "available",
     "core_at",
+    "core_module",
     "core_new",
     "fields",
     "make_tables",

@@ -2532,10 +2532,609 @@ static PyObject *mod_random_games(PyObject *Py_UNUSED(m), PyObject *args) {
     return Py_BuildValue("(lllL)", wins[0], wins[1], wins[2], actions);
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* movement plans of the AI's roll-outs (typhoon.games.bfm.ai.native_plan)                   */
+/*
+ * The greedy loop of typhoon.games.bfm.ai.movement.plan_moves with the scores of
+ * scoring.SovietScorer and of scoring.GermanScorer after combat, transcribed: the same
+ * floating-point operations in the same order (so the same doubles), the same table order
+ * for ties (a pair keeps its place in the Python dict when re-scored, goes to the end when
+ * popped and scored again: a sequence number here). Everything that depends on the position
+ * is worked out by the Python scorer and handed over; no game data lives here either.
+ */
+
+#define PL_MAXP 4096 /* (unit, hex) pairs of one plan */
+
+typedef struct {
+    int size;
+    BS nmask[MAXH];
+    BS within1[MAXH];
+    BS within2[MAXH];
+    BS river[MAXH];
+    BS moscow;
+    BS city;
+    int shift[2][MAXH];
+    int mcost[MAXH];
+    double probs[7][6];
+} PlanTables;
+
+typedef struct {
+    int kind; /* 0 Soviet, 1 German after combat */
+    /* per mover */
+    int st[MAXU], loss[MAXU], steps[MAXU], panzer[MAXU];
+    /* common */
+    BS plan_occ, taken;
+    double w_cohesion, w_exposure, my_w, elim_bonus;
+    PyObject *vacate; /* callable hex -> float */
+    double vac[MAXH];
+    char vac_known[MAXH];
+    int failed;
+    /* Soviet */
+    int final;
+    double garrison_v, retake_v, city_v, ring_v, w_terrain, w_river, w_cover;
+    BS cover_occ, ger_occ, ger_zoc;
+    int dg[MAXH], inf_adj[MAXH];
+    int pz_sum[MAXH][7]; /* sum of the k strongest panzers near the hex, k = 0..6 */
+    double gate[MAXH];
+    /* German */
+    double prog_w, moscow_v, w_contact;
+    int late;
+    BS sov_occ, sov_block;
+    double threat[MAXH];
+} PlanScorer;
+
+static const char *PLAN_CAPSULE = "typhoon.games.bfm._bfmcore.PlanTables";
+
+static int pl_bs(PyObject *o, BS *out) {
+    /* a non-negative Python int below 2**192 -> BS */
+    if (!PyLong_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "a hex set must be an int");
+        return -1;
+    }
+    unsigned char buf[24];
+    if (_PyLong_AsByteArray((PyLongObject *)o, buf, 24, 1, 0) < 0)
+        return -1;
+    for (int k = 0; k < 3; k++) {
+        uint64_t w = 0;
+        for (int b = 7; b >= 0; b--)
+            w = (w << 8) | buf[8 * k + b];
+        out->w[k] = w;
+    }
+    return 0;
+}
+
+static PyObject *pl_get(PyObject *d, const char *key) {
+    PyObject *v = PyDict_GetItemString(d, key);
+    if (!v)
+        PyErr_Format(PyExc_KeyError, "plan input without %s", key);
+    return v;
+}
+
+static int pl_int(PyObject *d, const char *key, int *out) {
+    PyObject *v = pl_get(d, key);
+    if (!v)
+        return -1;
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static int pl_double(PyObject *d, const char *key, double *out) {
+    PyObject *v = pl_get(d, key);
+    if (!v)
+        return -1;
+    double x = PyFloat_AsDouble(v);
+    if (x == -1.0 && PyErr_Occurred())
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static int pl_mask(PyObject *d, const char *key, BS *out) {
+    PyObject *v = pl_get(d, key);
+    return v ? pl_bs(v, out) : -1;
+}
+
+/* a sequence of n ints (n <= cap) or of n floats */
+static int pl_ints(PyObject *d, const char *key, int *out, int n) {
+    PyObject *v = pl_get(d, key);
+    if (!v)
+        return -1;
+    PyObject *f = PySequence_Fast(v, "a list is expected");
+    if (!f)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(f) != n) {
+        Py_DECREF(f);
+        PyErr_Format(PyExc_ValueError, "%s: %d values expected", key, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
+        if (x == -1 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return -1;
+        }
+        out[i] = (int)x;
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+static int pl_doubles(PyObject *d, const char *key, double *out, int n) {
+    PyObject *v = pl_get(d, key);
+    if (!v)
+        return -1;
+    PyObject *f = PySequence_Fast(v, "a list is expected");
+    if (!f)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(f) != n) {
+        Py_DECREF(f);
+        PyErr_Format(PyExc_ValueError, "%s: %d values expected", key, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        double x = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(f, i));
+        if (x == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return -1;
+        }
+        out[i] = x;
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+static int pl_masks(PyObject *d, const char *key, BS *out, int n) {
+    PyObject *v = pl_get(d, key);
+    if (!v)
+        return -1;
+    PyObject *f = PySequence_Fast(v, "a list is expected");
+    if (!f)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(f) != n) {
+        Py_DECREF(f);
+        PyErr_Format(PyExc_ValueError, "%s: %d values expected", key, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (pl_bs(PySequence_Fast_GET_ITEM(f, i), &out[i]) < 0) {
+            Py_DECREF(f);
+            return -1;
+        }
+    Py_DECREF(f);
+    return 0;
+}
+
+static void pl_free(PyObject *cap) { free(PyCapsule_GetPointer(cap, PLAN_CAPSULE)); }
+
+/* plan_tables(dict) -> capsule: the static tables of a ruleset the planner reads */
+static PyObject *mod_plan_tables(PyObject *self, PyObject *d) {
+    (void)self;
+    if (!PyDict_Check(d)) {
+        PyErr_SetString(PyExc_TypeError, "plan_tables takes a dict");
+        return NULL;
+    }
+    PlanTables *t = calloc(1, sizeof(PlanTables));
+    if (!t)
+        return PyErr_NoMemory();
+    double probs[42];
+    if (pl_int(d, "size", &t->size) < 0)
+        goto fail;
+    if (t->size <= 0 || t->size > MAXH) {
+        PyErr_SetString(CoreError, "plan_tables: more hex slots than the core holds");
+        goto fail;
+    }
+    if (pl_masks(d, "nmask", t->nmask, t->size) < 0 || pl_masks(d, "within1", t->within1, t->size) < 0 ||
+        pl_masks(d, "within2", t->within2, t->size) < 0 || pl_masks(d, "river", t->river, t->size) < 0 ||
+        pl_mask(d, "moscow", &t->moscow) < 0 || pl_mask(d, "city", &t->city) < 0 ||
+        pl_ints(d, "shift_german", t->shift[0], t->size) < 0 || pl_ints(d, "shift_soviet", t->shift[1], t->size) < 0 ||
+        pl_ints(d, "mcost", t->mcost, t->size) < 0 || pl_doubles(d, "probs", probs, 42) < 0)
+        goto fail;
+    for (int c = 0; c < 7; c++)
+        for (int r = 0; r < 6; r++)
+            t->probs[c][r] = probs[6 * c + r];
+    PyObject *cap = PyCapsule_New(t, PLAN_CAPSULE, pl_free);
+    if (!cap)
+        goto fail;
+    return cap;
+fail:
+    free(t);
+    return NULL;
+}
+
+static inline int pl_min2(int x) { return x < 2 ? x : 2; }
+
+static inline int pl_odds(long atk, int defense) {
+    if (defense <= 0)
+        return 6;
+    long c = atk / (2L * defense);
+    return c < 6 ? (int)c : 6;
+}
+
+/* scoring._risk */
+static void pl_risk(const double *p, int steps, int strength, int loss_pts, int surrounded, double *pts,
+                    double *p_elim, double *p_vac) {
+    double a = 0.0, e = 0.0, v = 0.0;
+    for (int r = 0; r < 6; r++) {
+        double q = p[r];
+        if (q == 0.0 || r == R_NE || r == R_AL)
+            continue;
+        v += q;
+        if (r == R_DE || surrounded || ((r == R_DRL || r == R_EX) && steps == 1)) {
+            a += q * strength;
+            e += q;
+        } else if (r == R_DRL || r == R_EX) {
+            a += q * loss_pts;
+        }
+    }
+    *pts = a;
+    *p_elim = e;
+    *p_vac = v;
+}
+
+static double pl_vacate(PlanScorer *sc, int h) {
+    if (sc->vac_known[h])
+        return sc->vac[h];
+    double v = 0.0;
+    PyObject *r = PyObject_CallFunction(sc->vacate, "i", h);
+    if (!r) {
+        sc->failed = 1;
+    } else {
+        v = PyFloat_AsDouble(r);
+        Py_DECREF(r);
+        if (v == -1.0 && PyErr_Occurred())
+            sc->failed = 1;
+    }
+    sc->vac[h] = v;
+    sc->vac_known[h] = 1;
+    return v;
+}
+
+static inline int bs_count(BS a) {
+    return __builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]) + __builtin_popcountll(a.w[2]);
+}
+
+/* SovietScorer.score */
+static double pl_soviet(const PlanTables *t, PlanScorer *sc, int i, int h) {
+    double val = 0.0;
+    int taken = bs_has(sc->taken, h);
+    if (bs_has(t->moscow, h)) {
+        val += sc->garrison_v;
+        if (taken)
+            val += sc->retake_v;
+    } else if (taken) {
+        val += sc->city_v;
+    }
+    if (sc->final)
+        return val + 0.1 * t->shift[1][h] - 0.01 * t->mcost[h];
+    BS nb = t->nmask[h];
+    if (bs_any(bs_and(nb, t->moscow)))
+        val += sc->ring_v;
+    val += sc->w_terrain * t->shift[1][h];
+    if (bs_any(t->river[h])) {
+        int dgh = sc->dg[h], n = 0;
+        BS_FOR(t->river[h], x) {
+            if (sc->dg[x] < dgh)
+                n++;
+        }
+        val += sc->w_river * n;
+    }
+    double cover = 0.0;
+    BS around = nb;
+    bs_set(&around, h);
+    BS open = bs_andn(around, sc->cover_occ);
+    BS_FOR(open, x) { cover += sc->gate[x]; }
+    val += sc->w_cover * cover;
+    val += sc->w_cohesion * pl_min2(bs_count(bs_and(nb, sc->plan_occ)));
+    /* _exposure */
+    double expo = 0.0;
+    long atk = sc->inf_adj[h];
+    BS free_ = bs_andn(bs_andn(nb, sc->plan_occ), sc->ger_occ);
+    int k = bs_count(free_);
+    if (k)
+        atk += sc->pz_sum[h][k > 6 ? 6 : k];
+    if (atk) {
+        int st = sc->st[i], steps = sc->steps[i];
+        int col = pl_odds(atk, st) - t->shift[1][h];
+        if (col >= 1) {
+            int trapped = !bs_any(bs_andn(free_, sc->ger_zoc));
+            double pts, pe, pv;
+            pl_risk(t->probs[col], steps, st, sc->loss[i], trapped, &pts, &pe, &pv);
+            double cost = sc->my_w * pts + sc->elim_bonus * pe;
+            expo = cost + pv * pl_vacate(sc, h);
+        }
+    }
+    val -= sc->w_exposure * expo;
+    val -= 0.05 * t->mcost[h];
+    return val;
+}
+
+/* GermanScorer.score after combat */
+static double pl_german(const PlanTables *t, PlanScorer *sc, int i, int h) {
+    double val = 0.0;
+    val -= sc->prog_w * t->mcost[h];
+    if (bs_has(sc->taken, h))
+        val += sc->city_v;
+    if (bs_has(t->moscow, h))
+        val += sc->moscow_v;
+    BS nb = t->nmask[h];
+    val += sc->w_cohesion * pl_min2(bs_count(bs_and(nb, sc->plan_occ)));
+    int k = bs_count(bs_and(nb, sc->sov_occ));
+    val += sc->w_contact * pl_min2(k) * (sc->panzer[i] ? 0.5 : 1.0);
+    if (sc->late && bs_any(bs_and(nb, t->moscow)))
+        val += 1.5 * sc->late;
+    double atk = sc->threat[h];
+    if (atk > 0) {
+        int steps = sc->steps[i], st = sc->st[i];
+        int col = pl_odds((long)atk, st) - t->shift[0][h];
+        if (col >= 1) {
+            int trapped = !bs_any(bs_andn(nb, sc->sov_block));
+            double pts, pe, pv;
+            pl_risk(t->probs[col], steps, st, sc->loss[i], trapped, &pts, &pe, &pv);
+            double cost = sc->my_w * pts + sc->elim_bonus * pe;
+            if (bs_has(t->moscow, h) || bs_has(t->city, h))
+                cost += pv * pl_vacate(sc, h);
+            val -= sc->w_exposure * cost;
+        }
+    }
+    return val;
+}
+
+static inline double pl_score(const PlanTables *t, PlanScorer *sc, int i, int h) {
+    return sc->kind == 0 ? pl_soviet(t, sc, i, h) : pl_german(t, sc, i, h);
+}
+
+typedef struct {
+    int unit, hex; /* mover index, hex */
+    int present;
+    long seq;
+    double val;
+} PlPair;
+
+/* plan_greedy(tables, movers, order, inputs) -> (steps, stays, placed, value)
+ * movers: (start hex, destinations mask, strength, loss, steps, panzer) per mover, in the
+ * side's unit order (as plan_moves takes them); order: mover indices in the order the Python
+ * set of movers iterates; inputs: the scorer's position facts (see native_plan.py). */
+static PyObject *mod_plan_greedy(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cap, *movers, *order, *d;
+    if (!PyArg_ParseTuple(args, "OOOO!", &cap, &movers, &order, &PyDict_Type, &d))
+        return NULL;
+    const PlanTables *t = PyCapsule_GetPointer(cap, PLAN_CAPSULE);
+    if (!t)
+        return NULL;
+    PlanScorer *sc = calloc(1, sizeof(PlanScorer));
+    PlPair *pairs = malloc(sizeof(PlPair) * PL_MAXP);
+    int *by_hex_start = calloc(MAXH + 1, sizeof(int));
+    int *by_hex = malloc(sizeof(int) * PL_MAXP);
+    PyObject *result = NULL, *mv = NULL, *ord = NULL;
+    if (!sc || !pairs || !by_hex_start || !by_hex) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int size = t->size;
+    int radius;
+    if (pl_int(d, "kind", &sc->kind) < 0 || pl_int(d, "radius", &radius) < 0)
+        goto done;
+    if (radius != 1 && radius != 2) {
+        PyErr_SetString(PyExc_ValueError, "plan_greedy: radius 1 or 2 only");
+        goto done;
+    }
+    if (pl_mask(d, "plan_occ", &sc->plan_occ) < 0 || pl_mask(d, "taken", &sc->taken) < 0 ||
+        pl_double(d, "w_cohesion", &sc->w_cohesion) < 0 || pl_double(d, "w_exposure", &sc->w_exposure) < 0 ||
+        pl_double(d, "my_w", &sc->my_w) < 0 || pl_double(d, "elim_bonus", &sc->elim_bonus) < 0 ||
+        pl_double(d, "city_v", &sc->city_v) < 0)
+        goto done;
+    sc->vacate = pl_get(d, "vacate");
+    if (!sc->vacate)
+        goto done;
+    if (sc->kind == 0) {
+        int pz[MAXH * 7];
+        if (pl_int(d, "final", &sc->final) < 0 || pl_double(d, "garrison_v", &sc->garrison_v) < 0 ||
+            pl_double(d, "retake_v", &sc->retake_v) < 0 || pl_double(d, "ring_v", &sc->ring_v) < 0 ||
+            pl_double(d, "w_terrain", &sc->w_terrain) < 0 || pl_double(d, "w_river", &sc->w_river) < 0 ||
+            pl_double(d, "w_cover", &sc->w_cover) < 0 || pl_mask(d, "cover_occ", &sc->cover_occ) < 0 ||
+            pl_mask(d, "ger_occ", &sc->ger_occ) < 0 || pl_mask(d, "ger_zoc", &sc->ger_zoc) < 0 ||
+            pl_ints(d, "dg", sc->dg, size) < 0 || pl_ints(d, "inf_adj", sc->inf_adj, size) < 0 ||
+            pl_doubles(d, "gate", sc->gate, size) < 0 || pl_ints(d, "pz_sum", pz, size * 7) < 0)
+            goto done;
+        for (int h = 0; h < size; h++)
+            for (int k = 0; k < 7; k++)
+                sc->pz_sum[h][k] = pz[7 * h + k];
+    } else {
+        if (pl_double(d, "prog_w", &sc->prog_w) < 0 || pl_double(d, "moscow_v", &sc->moscow_v) < 0 ||
+            pl_double(d, "w_contact", &sc->w_contact) < 0 || pl_int(d, "late", &sc->late) < 0 ||
+            pl_mask(d, "sov_occ", &sc->sov_occ) < 0 || pl_mask(d, "sov_block", &sc->sov_block) < 0 ||
+            pl_doubles(d, "threat", sc->threat, size) < 0)
+            goto done;
+    }
+    BS plan, enemy, unplaced;
+    if (pl_mask(d, "plan", &plan) < 0 || pl_mask(d, "enemy", &enemy) < 0 || pl_mask(d, "unplaced", &unplaced) < 0)
+        goto done;
+    mv = PySequence_Fast(movers, "movers: a list");
+    ord = mv ? PySequence_Fast(order, "order: a list") : NULL;
+    if (!ord)
+        goto done;
+    int n = (int)PySequence_Fast_GET_SIZE(mv);
+    if (n > MAXU || PySequence_Fast_GET_SIZE(ord) != n) {
+        PyErr_SetString(PyExc_ValueError, "plan_greedy: too many movers or a bad order");
+        goto done;
+    }
+    int start[MAXU], ordv[MAXU], in_set[MAXU];
+    BS dest[MAXU];
+    for (int i = 0; i < n; i++) {
+        PyObject *row = PySequence_Fast_GET_ITEM(mv, i);
+        PyObject *dm;
+        if (!PyArg_ParseTuple(row, "iOiiii", &start[i], &dm, &sc->st[i], &sc->loss[i], &sc->steps[i], &sc->panzer[i]))
+            goto done;
+        if (pl_bs(dm, &dest[i]) < 0)
+            goto done;
+        if (start[i] < 0 || start[i] >= size) {
+            PyErr_SetString(PyExc_ValueError, "plan_greedy: a mover off the map");
+            goto done;
+        }
+        long o = PyLong_AsLong(PySequence_Fast_GET_ITEM(ord, i));
+        if (o == -1 && PyErr_Occurred())
+            goto done;
+        if (o < 0 || o >= n) {
+            PyErr_SetString(PyExc_ValueError, "plan_greedy: a bad order");
+            goto done;
+        }
+        ordv[i] = (int)o;
+        in_set[i] = 1;
+    }
+    /* the pairs, in the order plan_moves makes them (unit order, then hex order); by hex */
+    int np = 0;
+    int count[MAXH + 1];
+    memset(count, 0, sizeof(count));
+    for (int i = 0; i < n; i++) {
+        BS_FOR(dest[i], h) {
+            if (np >= PL_MAXP || h >= size) {
+                np = PL_MAXP + 1;
+                continue;
+            }
+            pairs[np].unit = i;
+            pairs[np].hex = h;
+            pairs[np].present = 0;
+            np++;
+            count[h]++;
+        }
+    }
+    if (np > PL_MAXP) {
+        PyErr_SetString(PyExc_ValueError, "plan_greedy: too many (unit, hex) pairs");
+        goto done;
+    }
+    for (int h = 0; h < size; h++)
+        by_hex_start[h + 1] = by_hex_start[h] + count[h];
+    {
+        int fill[MAXH];
+        for (int h = 0; h < size; h++)
+            fill[h] = by_hex_start[h];
+        for (int p = 0; p < np; p++)
+            by_hex[fill[pairs[p].hex]++] = p;
+    }
+    long seq = 0;
+#define PL_ALLOWED(i, h)                                                                                  \
+    (!bs_has(plan, h) && !bs_has(enemy, h) && ((h) == start[i] || !bs_has(unplaced, h)))
+    for (int p = 0; p < np; p++) {
+        int i = pairs[p].unit, h = pairs[p].hex;
+        if (PL_ALLOWED(i, h)) {
+            pairs[p].val = pl_score(t, sc, i, h) + 0.0;
+            pairs[p].present = 1;
+            pairs[p].seq = seq++;
+        }
+    }
+    if (sc->failed)
+        goto done;
+    double value = 0.0;
+    int left = n;
+    PyObject *steps = PyList_New(0), *stays = PyList_New(0), *placed = PyList_New(0);
+    if (!steps || !stays || !placed) {
+        Py_XDECREF(steps);
+        Py_XDECREF(stays);
+        Py_XDECREF(placed);
+        goto done;
+    }
+    int err = 0;
+    while (left > 0 && !err) {
+        int best = -1;
+        for (int p = 0; p < np; p++) {
+            if (!pairs[p].present)
+                continue;
+            if (best < 0 || pairs[p].val > pairs[best].val ||
+                (pairs[p].val == pairs[best].val && pairs[p].seq < pairs[best].seq))
+                best = p;
+        }
+        int i, h;
+        if (best < 0) {
+            i = -1;
+            for (int k = 0; k < n; k++)
+                if (in_set[ordv[k]]) {
+                    i = ordv[k];
+                    break;
+                }
+            h = start[i];
+        } else {
+            i = pairs[best].unit;
+            h = pairs[best].hex;
+            value += pairs[best].val;
+        }
+        /* place(i, h) */
+        PyObject *x;
+        if (h != start[i]) {
+            x = Py_BuildValue("(ii)", i, h);
+            err = !x || PyList_Append(steps, x) < 0;
+        } else {
+            x = PyLong_FromLong(i);
+            err = !x || PyList_Append(stays, x) < 0;
+        }
+        Py_XDECREF(x);
+        x = PyLong_FromLong(i);
+        err = err || !x || PyList_Append(placed, x) < 0;
+        Py_XDECREF(x);
+        bs_set(&plan, h);
+        bs_set(&sc->plan_occ, h); /* scorer.assign */
+        if (sc->kind == 0) {
+            bs_set(&sc->cover_occ, h);
+            sc->cover_occ = bs_or(sc->cover_occ, t->nmask[h]);
+        }
+        bs_clr(&unplaced, start[i]);
+        in_set[i] = 0;
+        left--;
+        for (int p = 0; p < np; p++)
+            if (pairs[p].unit == i)
+                pairs[p].present = 0;
+        BS near = radius == 1 ? t->within1[h] : t->within2[h];
+        bs_set(&near, start[i]); /* a local scorer: the hex left changes no score */
+        BS_FOR(near, xh) {
+            for (int q = by_hex_start[xh]; q < by_hex_start[xh + 1]; q++) {
+                PlPair *pp = &pairs[by_hex[q]];
+                int ii = pp->unit, hh = pp->hex;
+                if (!in_set[ii])
+                    continue;
+                if (PL_ALLOWED(ii, hh)) {
+                    pp->val = pl_score(t, sc, ii, hh) + 0.0;
+                    if (!pp->present) {
+                        pp->present = 1;
+                        pp->seq = seq++;
+                    }
+                } else {
+                    pp->present = 0;
+                }
+            }
+        }
+        if (sc->failed)
+            err = 1;
+    }
+#undef PL_ALLOWED
+    if (err) {
+        Py_DECREF(steps);
+        Py_DECREF(stays);
+        Py_DECREF(placed);
+        goto done;
+    }
+    result = Py_BuildValue("(NNNd)", steps, stays, placed, value);
+done:
+    Py_XDECREF(mv);
+    Py_XDECREF(ord);
+    free(sc);
+    free(pairs);
+    free(by_hex_start);
+    free(by_hex);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"random_games", mod_random_games, METH_VARARGS,
      "random_games(tables, n, seed) -> (german wins, soviet wins, draws, actions chosen): n games "
      "from the start of set-up, every action (die rolls included) uniform among the legal ones."},
+    {"plan_tables", mod_plan_tables, METH_O,
+     "plan_tables(dict) -> the static tables of the AI's movement planner (typhoon.games.bfm.ai.native_plan)."},
+    {"plan_greedy", mod_plan_greedy, METH_VARARGS,
+     "plan_greedy(tables, movers, order, inputs) -> (steps, stays, placed, value): the greedy movement plan "
+     "of typhoon.games.bfm.ai.movement.plan_moves with the Soviet or the German after-combat scorer."},
     {NULL, NULL, 0, NULL},
 };
 
