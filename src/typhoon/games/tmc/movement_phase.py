@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left
-from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from itertools import combinations
 from operator import itemgetter
@@ -175,12 +174,12 @@ class Reach:
 
     __slots__ = ("start", "moves", "dsts", "filtered", "_left", "_parent", "_flood")
 
-    _left: Mapping[int, int] | None
+    _left: dict[int, int] | None
 
     def __init__(
         self,
         start: int,
-        left: Mapping[int, int] | None,
+        left: dict[int, int] | None,
         parent: dict[int, int] | None,
         moves: list[Move],
         dsts: list[int],
@@ -195,12 +194,23 @@ class Reach:
         self._flood = flood
 
     @property
-    def left(self) -> Mapping[int, int]:
-        """Hex -> ticks left on arriving there (the start included, with the whole budget)."""
+    def left(self) -> dict[int, int]:
+        """Hex -> ticks left on arriving there (the start included, with the whole budget);
+        a flood's dict is made when first asked for."""
         got = self._left
         if got is None:
             assert self._flood is not None
-            got = self._left = _Left(self._flood)
+            got = self._left = self._flood.left()
+        return got
+
+    def rest(self, h: int) -> int:
+        """``left[h]`` without making the whole dict (KeyError if ``h`` is not reached)."""
+        fl = self._flood
+        if fl is None or self._left is not None:
+            return self.left[h]
+        got = fl.get(h)
+        if got is None:
+            raise KeyError(h)
         return got
 
     @property
@@ -235,38 +245,6 @@ class Reach:
                 out.append(h)
         out.reverse()
         return out
-
-
-class _Left(Mapping[int, int]):
-    """A flood's ``left``: single hexes are read off its layers; iterating (or comparing)
-    makes the whole dict once."""
-
-    __slots__ = ("fl", "_all")
-
-    def __init__(self, fl: _Flood):
-        self.fl = fl
-        self._all: dict[int, int] | None = None
-
-    def _dict(self) -> dict[int, int]:
-        got = self._all
-        if got is None:
-            got = self._all = self.fl.left()
-        return got
-
-    def __getitem__(self, h: int) -> int:
-        got = self.fl.get(h)
-        if got is None:
-            raise KeyError(h)
-        return got
-
-    def __contains__(self, h: object) -> bool:
-        return isinstance(h, int) and self.fl.get(h) is not None
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._dict())
-
-    def __len__(self) -> int:
-        return len(self._dict())
 
 
 class _Terrain:
@@ -826,6 +804,8 @@ def _legal_relocate(s: State) -> list[Action]:
         memo = {}
         s._cache["reloc"] = (targets, memo)
     pick: Any = None
+    all_rail = not rail.usable_rail(s) & ~rules.rail_mask  # the targets are usable rail hexes
+    ids = rules.grid.ids
     for u in rules.side_units[SOVIET]:
         if rules.units[u].eb and s.loc[u] >= 0 and not (s.relocated >> u) & 1:
             here = s.loc[u]
@@ -834,12 +814,13 @@ def _legal_relocate(s: State) -> list[Action]:
                 # The unit's Relocate actions come from its row of the static table (one per
                 # rail hex), gathered in C by an itemgetter shared by the units of the listing.
                 row = _relocate_row(rules, u)
-                if len(targets) > 1:
+                if len(targets) > 1 and all_rail:
                     if pick is None:
                         pick = itemgetter(*targets)
                     got = list(pick(row))
-                else:
-                    got = [row[h] for h in targets]
+                else:  # a target off the map's rail (never, as the rail data stand): made here
+                    uid = rules.units[u].id
+                    got = [row.get(h) or _tuple_new(Relocate, (uid, ids[h], "relocate")) for h in targets]
                 i = bisect_left(targets, here)
                 if i < len(targets) and targets[i] == here:
                     del got[i]
@@ -849,26 +830,10 @@ def _legal_relocate(s: State) -> list[Action]:
     return out
 
 
-class _RelocateRow(dict[int, Relocate]):
-    """One Soviet EB unit's ``Relocate`` actions by hex (made when first asked for)."""
-
-    __slots__ = ("uid", "ids")
-
-    def __init__(self, uid: str, ids: list[str]):
-        super().__init__()
-        self.uid = uid
-        self.ids = ids
-
-    def __missing__(self, h: int) -> Relocate:
-        got: Relocate = _tuple_new(Relocate, (self.uid, self.ids[h], "relocate"))
-        self[h] = got
-        return got
+_RELOCATE_ROWS: dict[int, tuple[Any, dict[int, dict[int, Relocate]]]] = {}
 
 
-_RELOCATE_ROWS: dict[int, tuple[Any, dict[int, _RelocateRow]]] = {}
-
-
-def _relocate_row(rules: Any, u: int) -> _RelocateRow:
+def _relocate_row(rules: Any, u: int) -> dict[int, Relocate]:
     """Unit ``u``'s row of the static relocation table: its ``Relocate`` to every rail hex of
     the map, built once per rules (the actions are immutable and depend on nothing else)."""
     got = _RELOCATE_ROWS.get(id(rules))
@@ -877,9 +842,11 @@ def _relocate_row(rules: Any, u: int) -> _RelocateRow:
     rows = got[1]
     row = rows.get(u)
     if row is None:
-        row = rows[u] = _RelocateRow(rules.units[u].id, rules.grid.ids)
-        for h in bit_list(rules.rail_mask):
-            row[h]  # noqa: B018 - __missing__ fills the row
+        uid = rules.units[u].id
+        ids = rules.grid.ids
+        row = rows[u] = {
+            h: _tuple_new(Relocate, (uid, ids[h], "relocate")) for h in bit_list(rules.rail_mask)
+        }
     return row
 
 
@@ -1074,7 +1041,7 @@ def _apply_move(s: State, a: Move, events: list[Event]) -> None:
     if len(s.stacks.get(dst, ())) >= STACK_LIMIT:
         raise IllegalActionError(f"{a.dst} already holds {STACK_LIMIT} units")
     path = r.path(dst)
-    left = r.left[dst]
+    left = r.rest(dst)
     do_move(s, u, path, left, events)
 
 
