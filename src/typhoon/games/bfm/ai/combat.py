@@ -10,14 +10,15 @@ turn and the Soviet five, so each values German points more than Soviet ones.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from typhoon.games.bfm.actions import Action, Advance, Attack, Lose, Resolve, Retreat, StandFast
 from typhoon.games.bfm.ai.board import Board, board_of
-from typhoon.games.bfm.combat_phase import MAX_COLUMN, compute_odds, retreat_paths_of
+from typhoon.games.bfm.combat_phase import MAX_COLUMN, RETREAT_LENGTH, compute_odds, retreat_paths_of
 from typhoon.games.bfm.rules import GERMAN
 from typhoon.games.bfm.state import State
+from typhoon.hexgrid import HexGrid
 from typhoon.mechanics.combat import odds_column
 
 # Strength-point weights: [side judging] -> (own point lost, enemy point destroyed).
@@ -219,6 +220,46 @@ def _candidates(
     return out
 
 
+# Grid -> {(hex, friendly units near, enemy units near): no retreat path}; a pure function of
+# its key, so sharing it between plans, roll-outs and games changes no result. Bounded.
+_NO_RETREAT: dict[tuple[HexGrid, bool], dict[tuple[int, int, int], bool]] = {}
+_NO_RETREAT_LIMIT = 200_000
+
+
+def _retreat_area(within: Callable[[int, int], int], t: int, occupied: int, *, beyond: bool = False) -> int:
+    """The hexes whose enemy units can change the retreat paths from ``t``: a path's i-th hex
+    lies i hexes away, and it goes on past its end only from a hex in ``occupied``, so no
+    path passes the first even distance with no occupied hex; the enemy zones of control
+    on the path come from one hex further. Under ``two_beyond_occupied`` (``beyond``) a leg
+    may run sideways, so a leg that reaches past distance r starts from an occupied hex at
+    distance r - 1 or r: the ring test widens to both."""
+    r = RETREAT_LENGTH
+    inner = RETREAT_LENGTH if beyond else 1
+    while occupied & within(t, r) & ~within(t, r - inner):
+        r += RETREAT_LENGTH
+    return within(t, r + 1)
+
+
+def no_retreat_now(s: State, d: int) -> bool:
+    """``not retreat_paths_of(s, d)``, memoised in :data:`_NO_RETREAT` on the units near
+    enough to bear on the answer (the table the German scorer's planned positions share)."""
+    rules = s.rules
+    grid = rules.map.grid
+    side = rules.units[d].side
+    t = s.loc[d]
+    occupied = s.occ[side] & ~(1 << t)
+    beyond = rules.opt("retreat_extension") == "two_beyond_occupied"
+    memo = _NO_RETREAT.setdefault((grid, beyond), {})
+    area = _retreat_area(grid.within, t, occupied, beyond=beyond)
+    key = (t, occupied & area, s.occ[1 - side] & area)
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= _NO_RETREAT_LIMIT:
+            memo.clear()
+        got = memo[key] = not retreat_paths_of(s, d)
+    return got
+
+
 def plan_attacks(
     s: State, noise: float = 0.0, rng: random.Random | None = None, min_ev: float = 0.05
 ) -> AttackPlan:
@@ -239,7 +280,7 @@ def plan_attacks(
         adj = [a for a in free if (nm[s.loc[d]] >> s.loc[a]) & 1]
         if not adj:
             continue
-        trapped = not retreat_paths_of(s, d)
+        trapped = no_retreat_now(s, d)
         for score, mask, v in _candidates(s, d, adj, b, cost_per_point, trapped):
             if v.ev < min_ev:
                 continue
@@ -295,7 +336,7 @@ def choose_resolve(s: State, actions: Sequence[Action]) -> tuple[Action, str]:
 
     def key(a: Resolve) -> float:
         d = s.at[grid.index[a.target]]
-        return compute_odds(s, d, attackers[d]).final + (0.0 if retreat_paths_of(s, d) else 0.5)
+        return compute_odds(s, d, attackers[d]).final + (0.5 if no_retreat_now(s, d) else 0.0)
 
     best = max((a for a in actions if isinstance(a, Resolve)), key=key)
     return best, f"resolve the battle in {best.target} first (best odds, its advance may cut other retreats)"

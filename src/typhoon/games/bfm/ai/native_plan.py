@@ -122,13 +122,6 @@ def native_plan(s: State, scorer: Scorer) -> MovePlan | None:
         "city_v": scorer.city_v,
     }
     if isinstance(scorer, SovietScorer):
-        pz_sum = []
-        for lst in scorer.pz_near:
-            acc = 0
-            pz_sum.append(0)
-            for k in range(6):
-                acc += lst[k] if k < len(lst) else 0
-                pz_sum.append(acc)
         inputs.update(
             my_w=MY_W[SOVIET],
             taken=_taken(s, SOVIET),
@@ -146,7 +139,7 @@ def native_plan(s: State, scorer: Scorer) -> MovePlan | None:
             dg=scorer.dg,
             inf_adj=scorer.inf_adj,
             gate=scorer.gate,
-            pz_sum=pz_sum,
+            pz_near=scorer.pz_near,
         )
     else:
         inputs.update(

@@ -15,16 +15,24 @@ Weights are in strength points, like the combat values of :mod:`typhoon.games.bf
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from typhoon.games.bfm.ai.board import approach_cost, board_of
-from typhoon.games.bfm.ai.combat import ELIM_BONUS, MY_W, attack_halves, battle_value, vacate_value
+from typhoon.games.bfm.ai.combat import (
+    _NO_RETREAT,
+    _NO_RETREAT_LIMIT,
+    ELIM_BONUS,
+    MY_W,
+    _retreat_area,
+    attack_halves,
+    battle_value,
+    vacate_value,
+)
 from typhoon.games.bfm.ai.movement import movers, staying_occ
 from typhoon.games.bfm.combat_phase import MAX_COLUMN, RETREAT_LENGTH, retreat_paths_beyond
 from typhoon.games.bfm.rules import GERMAN, SOVIET, Rules
 from typhoon.games.bfm.state import State
-from typhoon.hexgrid import HexGrid, bits
+from typhoon.hexgrid import bits
 from typhoon.mechanics.combat import odds_column
 from typhoon.mechanics.movement import reach
 from typhoon.mechanics.retreat import retreat_paths
@@ -257,26 +265,6 @@ class GermanScorer:
         if h == s.loc[u]:
             return f"holds {where}"
         return f"to {where}: {b.mcost[s.loc[u]] - b.mcost[h]:+d} towards Moscow"
-
-
-# Grid -> {(hex, friendly units near, enemy units near): no retreat path}; a pure function of
-# its key, so sharing it between plans, roll-outs and games changes no result. Bounded.
-_NO_RETREAT: dict[tuple[HexGrid, bool], dict[tuple[int, int, int], bool]] = {}
-_NO_RETREAT_LIMIT = 200_000
-
-
-def _retreat_area(within: Callable[[int, int], int], t: int, occupied: int, *, beyond: bool = False) -> int:
-    """The hexes whose enemy units can change the retreat paths from ``t``: a path's i-th hex
-    lies i hexes away, and it goes on past its end only from a hex in ``occupied``, so no
-    path passes the first even distance with no occupied hex; the enemy zones of control
-    on the path come from one hex further. Under ``two_beyond_occupied`` (``beyond``) a leg
-    may run sideways, so a leg that reaches past distance r starts from an occupied hex at
-    distance r - 1 or r: the ring test widens to both."""
-    r = RETREAT_LENGTH
-    inner = RETREAT_LENGTH if beyond else 1
-    while occupied & within(t, r) & ~within(t, r - inner):
-        r += RETREAT_LENGTH
-    return within(t, r + 1)
 
 
 def _rail_reach(rules: Rules, start: int, steps: int, blocked: int) -> int:

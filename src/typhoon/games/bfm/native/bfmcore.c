@@ -2931,18 +2931,48 @@ static PyObject *mod_plan_greedy(PyObject *self, PyObject *args) {
     if (!sc->vacate)
         goto done;
     if (sc->kind == 0) {
-        int pz[MAXH * 7];
         if (pl_int(d, "final", &sc->final) < 0 || pl_double(d, "garrison_v", &sc->garrison_v) < 0 ||
             pl_double(d, "retake_v", &sc->retake_v) < 0 || pl_double(d, "ring_v", &sc->ring_v) < 0 ||
             pl_double(d, "w_terrain", &sc->w_terrain) < 0 || pl_double(d, "w_river", &sc->w_river) < 0 ||
             pl_double(d, "w_cover", &sc->w_cover) < 0 || pl_mask(d, "cover_occ", &sc->cover_occ) < 0 ||
             pl_mask(d, "ger_occ", &sc->ger_occ) < 0 || pl_mask(d, "ger_zoc", &sc->ger_zoc) < 0 ||
             pl_ints(d, "dg", sc->dg, size) < 0 || pl_ints(d, "inf_adj", sc->inf_adj, size) < 0 ||
-            pl_doubles(d, "gate", sc->gate, size) < 0 || pl_ints(d, "pz_sum", pz, size * 7) < 0)
+            pl_doubles(d, "gate", sc->gate, size) < 0)
             goto done;
-        for (int h = 0; h < size; h++)
-            for (int k = 0; k < 7; k++)
-                sc->pz_sum[h][k] = pz[7 * h + k];
+        /* pz_near: per hex the attack halves of the panzers within reach, strongest first;
+           pz_sum[h][k] = sum(pz_near[h][:k]) */
+        PyObject *pzl = pl_get(d, "pz_near");
+        PyObject *pzf = pzl ? PySequence_Fast(pzl, "pz_near: a list") : NULL;
+        if (!pzf)
+            goto done;
+        if (PySequence_Fast_GET_SIZE(pzf) != size) {
+            Py_DECREF(pzf);
+            PyErr_SetString(PyExc_ValueError, "pz_near: one list per hex slot");
+            goto done;
+        }
+        for (int h = 0; h < size; h++) {
+            PyObject *row = PySequence_Fast_GET_ITEM(pzf, h);
+            if (!PyList_Check(row)) {
+                Py_DECREF(pzf);
+                PyErr_SetString(PyExc_TypeError, "pz_near: lists of ints");
+                goto done;
+            }
+            Py_ssize_t m = PyList_GET_SIZE(row);
+            long acc = 0;
+            sc->pz_sum[h][0] = 0;
+            for (int k = 0; k < 6; k++) {
+                if (k < m) {
+                    long x = PyLong_AsLong(PyList_GET_ITEM(row, k));
+                    if (x == -1 && PyErr_Occurred()) {
+                        Py_DECREF(pzf);
+                        goto done;
+                    }
+                    acc += x;
+                }
+                sc->pz_sum[h][k + 1] = (int)acc;
+            }
+        }
+        Py_DECREF(pzf);
     } else {
         if (pl_double(d, "prog_w", &sc->prog_w) < 0 || pl_double(d, "moscow_v", &sc->moscow_v) < 0 ||
             pl_double(d, "w_contact", &sc->w_contact) < 0 || pl_int(d, "late", &sc->late) < 0 ||
