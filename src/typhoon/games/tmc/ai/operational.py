@@ -292,9 +292,10 @@ class OperationalPlanner(Planner):
 
     def _pocket_ring(self, s: State, name: str, movers: list[int]) -> None:
         """Close (or hold) a ring around the Soviet units near a pocket town: the cheapest ring
-        (pocket_cut; the German units that take no part are walls where they stand), then, the
-        best first, a unit to the hex of its reach that blocks most of the ring still open
-        (the hex itself and, by ZOC, its neighbours free of Soviet units). Mechanised phase: kept
+        (pocket_cut; the German units that take no part are walls where they stand), then, for
+        the open ring hex that the fewest units can still block, the unit and hex of its reach
+        that block most of the ring still open (the hex itself and, by ZOC, its neighbours free
+        of Soviet units), until none is left that a unit can block. Mechanised phase: kept
         only if the ring closes and the engine's supply trace then puts at least POCKET_UNITS
         Soviet units near the town out of supply. First movement phase: kept when at least
         POCKET_PARTIAL of the ring is blocked (the arms placed), and the mechanised units near
@@ -358,25 +359,35 @@ class OperationalPlanner(Planner):
         for h in ring:
             need |= 1 << h
         open_ = need
+        by_hex: dict[int, list[tuple[int, int]]] = {h: [] for h in ring}
+        for (u, d), m in cover.items():
+            for h in bit_list(m & need):
+                by_hex[h].append((u, d))
         picks: list[tuple[int, int]] = []
         used: set[int] = set()
-        while open_:
+        stuck = 0  # ring hexes no unit left can block
+        while open_ & ~stuck:
+            # The open hex fewest units can still block first, by the pick that blocks most.
+            scarce: tuple[int, int] | None = None
+            for h in bit_list(open_ & ~stuck):
+                n = len({u for u, _ in by_hex[h] if u not in used})
+                if n == 0:
+                    stuck |= 1 << h
+                elif scarce is None or (n, h) < scarce:
+                    scarce = (n, h)
+            if scarce is None:
+                break
             best: tuple[int, int, int, int] | None = None
-            for (u, d), m in cover.items():
-                if u in used:
+            for u, d in by_hex[scarce[1]]:
+                if u in used or sum(1 for _, x in picks if x == d) + self.count.get(d, 0) >= STACK_LIMIT:
                     continue
-                gain = (m & open_).bit_count()
-                if gain == 0:
-                    continue
-                key = (gain, 1 if d == s.loc[u] else 0, -u, -d)
+                key = ((cover[(u, d)] & open_).bit_count(), 1 if d == s.loc[u] else 0, -u, -d)
                 if best is None or key > best:
                     best = key
             if best is None:
-                break
-            u, d = -best[2], -best[3]
-            if sum(1 for _, x in picks if x == d) + self.count.get(d, 0) >= STACK_LIMIT:
-                cover.pop((u, d))
+                stuck |= 1 << scarce[1]
                 continue
+            u, d = -best[2], -best[3]
             picks.append((u, d))
             used.add(u)
             open_ &= ~cover[(u, d)]
