@@ -38,8 +38,10 @@ SOVIET_DEPTH = 8  # §25.6
 SOVIET_EXEMPT = 10  # §25.6
 
 
+@lru_cache(maxsize=64)
 def setup_units(rules: Rules, side: int) -> tuple[int, ...]:
-    """Units a side sets up: its starting forces (no reinforcements)."""
+    """Units a side sets up: its starting forces (no reinforcements); memoised (the rules
+    never change, and every set-up listing asks several times)."""
     return tuple(u for u in rules.side_units[side] if rules.units[u].arrive == 0)
 
 
