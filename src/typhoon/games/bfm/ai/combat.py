@@ -193,10 +193,17 @@ class AttackPlan:
 
 
 def _candidates(
-    s: State, d: int, adj: list[int], b: Board, cost_per_point: float, surrounded: bool
+    s: State,
+    d: int,
+    adj: list[int],
+    b: Board,
+    cost_per_point: float,
+    surrounded: bool | Callable[[], bool],
 ) -> list[tuple[float, int, BattleValue]]:
     """(score, attacker bitmask over ``adj``, value) for every subset of ``adj`` that reaches
-    the table."""
+    the table. ``surrounded``: whether the defender has no retreat path, or a function that
+    says so (asked only if some subset reaches the table)."""
+    trapped = surrounded if isinstance(surrounded, bool) else None
     n = len(adj)
     halves = [attack_halves(s, a) for a in adj]
     river = s.rules.map.river_mask[s.loc[d]]
@@ -215,7 +222,10 @@ def _candidates(
         if col < 1:
             continue
         atk = [adj[i] for i in range(n) if (mask >> i) & 1]
-        v = battle_value(s, d, atk, col, surrounded, b)
+        if trapped is None:
+            assert not isinstance(surrounded, bool)
+            trapped = surrounded()
+        v = battle_value(s, d, atk, col, trapped, b)
         out.append((v.ev - cost_per_point * sub_h[mask] / 2, mask, v))
     return out
 
@@ -280,8 +290,16 @@ def plan_attacks(
         adj = [a for a in free if (nm[s.loc[d]] >> s.loc[a]) & 1]
         if not adj:
             continue
-        trapped = no_retreat_now(s, d)
-        for score, mask, v in _candidates(s, d, adj, b, cost_per_point, trapped):
+        # The retreat question (the costly part) only for a defender some subset can attack.
+        known: list[bool] = []
+
+        def trapped_now(d: int = d, known: list[bool] = known) -> bool:
+            if not known:
+                known.append(no_retreat_now(s, d))
+            return known[0]
+
+        for score, mask, v in _candidates(s, d, adj, b, cost_per_point, trapped_now):
+            trapped = trapped_now()  # asked already: a candidate reached the table
             if v.ev < min_ev:
                 continue
             atk = tuple(adj[i] for i in range(len(adj)) if (mask >> i) & 1)
