@@ -38,6 +38,11 @@ def _valuer(s: State, on_map: int) -> Callable[[Action], float]:
     units = rules.units
     index = grid.index
     near: dict[tuple[int, int], int] = {}
+    # Per unit and action kind, the start of a Rebuild or Reinforce value (its unit's
+    # strength and movement), computed as the value computes it.
+    base: dict[tuple[str, bool], float] = {}
+    bodies = 0.6 * max(0, 14 - on_map)  # Soviet: bodies for the line
+    rebuild_kinds = (Rebuild, Reinforce)
 
     def german_near(h: int, radius: int) -> int:
         n = near.get((h, radius))
@@ -63,19 +68,23 @@ def _valuer(s: State, on_map: int) -> Callable[[Action], float]:
                 gain *= 1.5 if spec.panzer else 1.0
                 gain += 0.5 * min(german_near(h, 1), 1)
             return gain
-        if isinstance(a, Rebuild | Reinforce):
-            spec = units[unit_index[a.unit]]
+        if isinstance(a, rebuild_kinds):
+            rebuild = isinstance(a, Rebuild)
+            start = base.get((a.unit, rebuild))
+            if start is None:
+                spec = units[unit_index[a.unit]]
+                start = base[(a.unit, rebuild)] = float(spec.half if rebuild else spec.full) + 0.2 * spec.move
+            gain = start
             h = index[a.hex]
-            gain = float(spec.half if isinstance(a, Rebuild) else spec.full) + 0.2 * spec.move
             if side == SOVIET:
-                gain += 0.6 * max(0, 14 - on_map)  # bodies for the line
+                gain += bodies  # bodies for the line
                 if (b.moscow_mask >> h) & 1:
                     gain += 2.5
                 gain -= 0.15 * b.mcost[h]
                 if german_near(h, 1):
                     gain -= 3.0  # a half-strength army born next to the enemy dies at once
             else:
-                gain *= 1.3 if spec.panzer else 0.8
+                gain *= 1.3 if units[unit_index[a.unit]].panzer else 0.8
                 gain -= 0.1 * b.mcost[h]
             if isinstance(a, Reinforce):
                 gain += 100.0  # must be placed anyway; the hex is what is chosen
