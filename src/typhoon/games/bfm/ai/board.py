@@ -36,6 +36,10 @@ class Board:
     # (hex, radius) -> the hexes within radius, in hex order (bits(grid.within(hex, radius))).
     _within: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, compare=False, hash=False)
 
+    def within_mask(self, h: int, radius: int) -> int:
+        """grid.within(h, radius): the hexes within ``radius`` of ``h``, as a mask."""
+        return self.rules.map.grid.within(h, radius)
+
     def within_list(self, h: int, radius: int) -> tuple[int, ...]:
         got = self._within.get((h, radius))
         if got is None:

@@ -139,7 +139,7 @@ def native_plan(s: State, scorer: Scorer) -> MovePlan | None:
             dg=scorer.dg,
             inf_adj=scorer.inf_adj,
             gate=scorer.gate,
-            pz_near=scorer.pz_near,
+            panzers=[(b.within_mask(h, scorer.reach), st) for h, st in scorer.panzers],
         )
     else:
         inputs.update(

@@ -16,6 +16,7 @@ Weights are in strength points, like the combat values of :mod:`typhoon.games.bf
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from typhoon.games.bfm.ai.board import approach_cost, board_of
 from typhoon.games.bfm.ai.combat import (
@@ -315,18 +316,17 @@ class SovietScorer:
         # combat), panzers within reach of it (a panzer move, then the attack).
         mud = s.is_mud()
         self.inf_adj = [0] * grid.size
-        self.pz_near: list[list[int]] = [[] for _ in range(grid.size)]
-        reach = 2 if mud else 7
+        # Panzers: (hex, attack halves, reach); pz_near (per hex, strongest first) is made
+        # when first read (the native planner takes the panzers themselves).
+        self.reach = 2 if mud else 7
+        self.panzers: list[tuple[int, int]] = []
         for g in s.on_map(GERMAN):
             st = attack_halves(s, g)
             if rules.units[g].panzer:
-                for x in b.within_list(s.loc[g], reach):
-                    self.pz_near[x].append(st)
+                self.panzers.append((s.loc[g], st))
             else:
                 for n in grid.neighbours[s.loc[g]]:
                     self.inf_adj[n] += st
-        for lst in self.pz_near:
-            lst.sort(reverse=True)
         self.moscow_threat = self.dg[b.moscow] <= (4 if mud else 14)
         # Cities: Moscow above all; on the last move only the victory cities count.
         late = max(0, s.turn - 3)
@@ -337,6 +337,18 @@ class SovietScorer:
         # Exposure by (unit, hex, attack strength, trapped): a plan re-scores a pair each time
         # a neighbour is placed, mostly with the same answer (the unit's steps do not change).
         self._exp: dict[tuple[int, int, int, bool], float] = {}
+
+    @cached_property
+    def pz_near(self) -> list[list[int]]:
+        """Per hex, the attack halves of the German panzers within reach of it, strongest
+        first."""
+        out: list[list[int]] = [[] for _ in range(self.grid.size)]
+        for h, st in self.panzers:
+            for x in self.b.within_list(h, self.reach):
+                out[x].append(st)
+        for lst in out:
+            lst.sort(reverse=True)
+        return out
 
     def score(self, u: int, h: int) -> float:
         s, b, w = self.s, self.b, self.w

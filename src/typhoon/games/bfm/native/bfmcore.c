@@ -2939,40 +2939,49 @@ static PyObject *mod_plan_greedy(PyObject *self, PyObject *args) {
             pl_ints(d, "dg", sc->dg, size) < 0 || pl_ints(d, "inf_adj", sc->inf_adj, size) < 0 ||
             pl_doubles(d, "gate", sc->gate, size) < 0)
             goto done;
-        /* pz_near: per hex the attack halves of the panzers within reach, strongest first;
-           pz_sum[h][k] = sum(pz_near[h][:k]) */
-        PyObject *pzl = pl_get(d, "pz_near");
-        PyObject *pzf = pzl ? PySequence_Fast(pzl, "pz_near: a list") : NULL;
+        /* panzers: (hexes within reach, attack halves) per German panzer; pz_sum[h][k] = the
+           sum of the k strongest panzers within reach of h (sum(pz_near[h][:k]) in Python) */
+        PyObject *pzl = pl_get(d, "panzers");
+        PyObject *pzf = pzl ? PySequence_Fast(pzl, "panzers: a list") : NULL;
         if (!pzf)
             goto done;
-        if (PySequence_Fast_GET_SIZE(pzf) != size) {
-            Py_DECREF(pzf);
-            PyErr_SetString(PyExc_ValueError, "pz_near: one list per hex slot");
-            goto done;
-        }
-        for (int h = 0; h < size; h++) {
-            PyObject *row = PySequence_Fast_GET_ITEM(pzf, h);
-            if (!PyList_Check(row)) {
+        int top[MAXH][6], ntop[MAXH];
+        memset(ntop, 0, sizeof(ntop));
+        for (Py_ssize_t p = 0; p < PySequence_Fast_GET_SIZE(pzf); p++) {
+            PyObject *row = PySequence_Fast_GET_ITEM(pzf, p), *m;
+            int st;
+            BS reach;
+            if (!PyArg_ParseTuple(row, "Oi", &m, &st) || pl_bs(m, &reach) < 0) {
                 Py_DECREF(pzf);
-                PyErr_SetString(PyExc_TypeError, "pz_near: lists of ints");
                 goto done;
             }
-            Py_ssize_t m = PyList_GET_SIZE(row);
-            long acc = 0;
-            sc->pz_sum[h][0] = 0;
-            for (int k = 0; k < 6; k++) {
-                if (k < m) {
-                    long x = PyLong_AsLong(PyList_GET_ITEM(row, k));
-                    if (x == -1 && PyErr_Occurred()) {
-                        Py_DECREF(pzf);
-                        goto done;
-                    }
-                    acc += x;
+            BS_FOR(reach, x) {
+                if (x >= size)
+                    continue;
+                /* st into the hex's strongest six, kept in decreasing order */
+                int n = ntop[x];
+                if (n == 6 && st <= top[x][5])
+                    continue;
+                int j = n < 6 ? n : 5;
+                while (j > 0 && top[x][j - 1] < st) {
+                    top[x][j] = top[x][j - 1];
+                    j--;
                 }
-                sc->pz_sum[h][k + 1] = (int)acc;
+                top[x][j] = st;
+                if (n < 6)
+                    ntop[x] = n + 1;
             }
         }
         Py_DECREF(pzf);
+        for (int h = 0; h < size; h++) {
+            int acc = 0;
+            sc->pz_sum[h][0] = 0;
+            for (int k = 0; k < 6; k++) {
+                if (k < ntop[h])
+                    acc += top[h][k];
+                sc->pz_sum[h][k + 1] = acc;
+            }
+        }
     } else {
         if (pl_double(d, "prog_w", &sc->prog_w) < 0 || pl_double(d, "moscow_v", &sc->moscow_v) < 0 ||
             pl_double(d, "w_contact", &sc->w_contact) < 0 || pl_int(d, "late", &sc->late) < 0 ||
