@@ -13,6 +13,7 @@ import pytest
 from typhoon.game import CHANCE, Game
 from typhoon.games.bfm import native
 from typhoon.games.bfm.ai import HeuristicPlayer, SearchConfig, SearchPlayer
+from typhoon.games.bfm.ai.board import approach_cost, approach_cost_py
 from typhoon.games.bfm.ai.heuristic import scorer_for
 from typhoon.games.bfm.ai.movement import plan_moves
 from typhoon.games.bfm.ai.native_plan import native_plan
@@ -117,3 +118,17 @@ def test_search_config_without_cache_matches() -> None:
     a = SearchPlayer(5, config=tiny).make_movement_plan(s)
     b = SearchPlayer(5, config=replace(tiny, plan_cache=False)).make_movement_plan(s)
     assert a.steps == b.steps
+
+
+@pytest.mark.parametrize("edition", ["gdw1986", "vpg2009"])
+def test_native_approach_cost_equals_python(edition: str) -> None:
+    """Random sources and blocked hexes, several limits: the core's costs are the Python ones."""
+    rules = Game("bfm", edition, {}, seed=0).state.rules
+    hexes = list(rules.map.grid.hexes)
+    rng = random.Random(edition)
+    for k in range(300):
+        sources = sum(1 << h for h in rng.sample(hexes, rng.randint(1, 14)))
+        blocked = sum(1 << h for h in rng.sample(hexes, rng.randint(0, 40))) if k % 3 else 0
+        limit = (40, 14, 7, 3)[k % 4]
+        want = approach_cost_py(rules, sources, blocked, limit)
+        assert approach_cost(rules, sources, blocked, limit) == want

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
+from typing import Any, cast
 
+from typhoon.games.bfm import native
 from typhoon.games.bfm.rules import GERMAN, SOVIET, Rules
 from typhoon.hexgrid import bits
 from typhoon.mechanics.combat import result_probabilities
@@ -105,9 +107,57 @@ def _build(rules: Rules) -> Board:
     )
 
 
+# Board -> the native core's planner tables (boards live as long as their rules).
+_TABLES: dict[int, tuple[Board, Any]] = {}
+
+
+def planner_tables(b: Board) -> Any:
+    """The native core's tables of the AI planner for a board (``_bfmcore.plan_tables``: see
+    :mod:`typhoon.games.bfm.ai.native_plan`); only when ``native.available()``."""
+    got = _TABLES.get(id(b))
+    if got is not None and got[0] is b:
+        return got[1]
+    rules = b.rules
+    grid = rules.map.grid
+    size = grid.size
+    for p in b.probs:
+        if tuple(p) != RESULTS:
+            raise ValueError("combat results outside the board's RESULTS")
+    t = native.core_module().plan_tables(
+        {
+            "size": size,
+            "nmask": list(b.nmask),
+            "within1": [grid.within(h, 1) if grid.ids[h] else 0 for h in range(size)],
+            "within2": [grid.within(h, 2) if grid.ids[h] else 0 for h in range(size)],
+            "river": list(b.river),
+            "moscow": b.moscow_mask,
+            "city": b.city_mask,
+            "forest": rules.map.forest_mask,
+            "shift_german": list(b.shift[GERMAN]),
+            "shift_soviet": list(b.shift[SOVIET]),
+            "mcost": list(b.mcost),
+            "probs": [p[r] for p in b.probs for r in RESULTS],
+        }
+    )
+    _TABLES[id(b)] = (b, t)
+    return t
+
+
 def approach_cost(rules: Rules, sources: int, blocked: int, limit: int = 40) -> list[int]:
     """Movement points from the nearest hex of ``sources`` to every hex, never entering a
-    ``blocked`` hex (forest costs 2). Unreached hexes get ``limit``."""
+    ``blocked`` hex (forest costs 2). Unreached hexes get ``limit``. From the native core
+    where it is available (the same numbers: shortest costs are unique), else
+    :func:`approach_cost_py`."""
+    if native.available():
+        return cast(
+            list[int],
+            native.core_module().approach_cost(planner_tables(board_of(rules)), sources, blocked, limit),
+        )
+    return approach_cost_py(rules, sources, blocked, limit)
+
+
+def approach_cost_py(rules: Rules, sources: int, blocked: int, limit: int = 40) -> list[int]:
+    """:func:`approach_cost` in Python."""
     m = rules.map
     grid = m.grid
     cost = [limit] * grid.size
@@ -133,4 +183,4 @@ def approach_cost(rules: Rules, sources: int, blocked: int, limit: int = 40) -> 
     return cost
 
 
-__all__ = ["GERMAN", "SOVIET", "Board", "approach_cost", "board_of"]
+__all__ = ["GERMAN", "SOVIET", "Board", "approach_cost", "approach_cost_py", "board_of", "planner_tables"]

@@ -20,45 +20,13 @@ from __future__ import annotations
 from typing import Any
 
 from typhoon.games.bfm import native
-from typhoon.games.bfm.ai.board import RESULTS, Board
+from typhoon.games.bfm.ai.board import planner_tables
 from typhoon.games.bfm.ai.combat import ELIM_BONUS, MY_W
 from typhoon.games.bfm.ai.movement import MovePlan, Scorer, movers, staying_occ
 from typhoon.games.bfm.ai.scoring import GermanScorer, SovietScorer
 from typhoon.games.bfm.movement_phase import options
 from typhoon.games.bfm.rules import GERMAN, SOVIET
 from typhoon.games.bfm.state import State
-
-# Board -> the core's planner tables (boards live as long as their rules).
-_TABLES: dict[int, tuple[Board, Any]] = {}
-
-
-def _tables(b: Board) -> Any:
-    got = _TABLES.get(id(b))
-    if got is not None and got[0] is b:
-        return got[1]
-    rules = b.rules
-    grid = rules.map.grid
-    size = grid.size
-    for p in b.probs:
-        if tuple(p) != RESULTS:
-            raise ValueError("combat results outside the board's RESULTS")
-    t = native.core_module().plan_tables(
-        {
-            "size": size,
-            "nmask": list(b.nmask),
-            "within1": [grid.within(h, 1) if grid.ids[h] else 0 for h in range(size)],
-            "within2": [grid.within(h, 2) if grid.ids[h] else 0 for h in range(size)],
-            "river": list(b.river),
-            "moscow": b.moscow_mask,
-            "city": b.city_mask,
-            "shift_german": list(b.shift[GERMAN]),
-            "shift_soviet": list(b.shift[SOVIET]),
-            "mcost": list(b.mcost),
-            "probs": [p[r] for p in b.probs for r in RESULTS],
-        }
-    )
-    _TABLES[id(b)] = (b, t)
-    return t
 
 
 def _taken(s: State, side: int) -> int:
@@ -154,7 +122,7 @@ def native_plan(s: State, scorer: Scorer) -> MovePlan | None:
             sov_block=scorer.sov_block,
             threat=scorer.threat,
         )
-    steps_, stays, placed, value = native.core_module().plan_greedy(_tables(b), rows, order, inputs)
+    steps_, stays, placed, value = native.core_module().plan_greedy(planner_tables(b), rows, order, inputs)
     plan = MovePlan(
         steps=[(units[i], h) for i, h in steps_],
         stays=[units[i] for i in stays],

@@ -2553,6 +2553,7 @@ typedef struct {
     BS river[MAXH];
     BS moscow;
     BS city;
+    BS forest;
     int shift[2][MAXH];
     int mcost[MAXH];
     double probs[7][6];
@@ -2729,6 +2730,7 @@ static PyObject *mod_plan_tables(PyObject *self, PyObject *d) {
     if (pl_masks(d, "nmask", t->nmask, t->size) < 0 || pl_masks(d, "within1", t->within1, t->size) < 0 ||
         pl_masks(d, "within2", t->within2, t->size) < 0 || pl_masks(d, "river", t->river, t->size) < 0 ||
         pl_mask(d, "moscow", &t->moscow) < 0 || pl_mask(d, "city", &t->city) < 0 ||
+        pl_mask(d, "forest", &t->forest) < 0 ||
         pl_ints(d, "shift_german", t->shift[0], t->size) < 0 || pl_ints(d, "shift_soviet", t->shift[1], t->size) < 0 ||
         pl_ints(d, "mcost", t->mcost, t->size) < 0 || pl_doubles(d, "probs", probs, 42) < 0)
         goto fail;
@@ -2884,6 +2886,99 @@ static double pl_german(const PlanTables *t, PlanScorer *sc, int i, int h) {
 
 static inline double pl_score(const PlanTables *t, PlanScorer *sc, int i, int h) {
     return sc->kind == 0 ? pl_soviet(t, sc, i, h) : pl_german(t, sc, i, h);
+}
+
+/* approach_cost(tables, sources, blocked, limit) -> list: typhoon.games.bfm.ai.board.approach_cost,
+ * movement points from the nearest hex of sources to every hex slot (entering a forest costs 2,
+ * a blocked hex is never entered), limit where farther or unreached. Shortest costs are unique,
+ * so this bucket queue gives the Python one's numbers whatever order it takes hexes in. */
+static PyObject *mod_approach_cost(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cap, *src_o, *blk_o;
+    int limit;
+    if (!PyArg_ParseTuple(args, "OOOi", &cap, &src_o, &blk_o, &limit))
+        return NULL;
+    const PlanTables *t = PyCapsule_GetPointer(cap, PLAN_CAPSULE);
+    if (!t)
+        return NULL;
+    if (limit < 0 || limit > 4096) {
+        PyErr_SetString(PyExc_ValueError, "approach_cost: limit out of range");
+        return NULL;
+    }
+    BS src, blocked;
+    if (pl_bs(src_o, &src) < 0 || pl_bs(blk_o, &blocked) < 0)
+        return NULL;
+    int size = t->size;
+    int cost[MAXH];
+    for (int h = 0; h < size; h++)
+        cost[h] = limit;
+    /* buckets of hexes by cost, as linked lists through next[] (a hex may sit in several) */
+    int cap_items = MAXH * 8, n_items = 0;
+    int *item_hex = malloc(sizeof(int) * cap_items), *item_next = malloc(sizeof(int) * cap_items);
+    int *head = malloc(sizeof(int) * (limit + 2));
+    if (!item_hex || !item_next || !head) {
+        free(item_hex);
+        free(item_next);
+        free(head);
+        return PyErr_NoMemory();
+    }
+    for (int c = 0; c < limit + 2; c++)
+        head[c] = -1;
+    int failed = 0;
+#define AC_PUSH(c, h)                                                                                     \
+    do {                                                                                                  \
+        if (n_items >= cap_items) {                                                                       \
+            failed = 1;                                                                                   \
+        } else {                                                                                          \
+            item_hex[n_items] = (h);                                                                      \
+            item_next[n_items] = head[c];                                                                 \
+            head[c] = n_items++;                                                                          \
+        }                                                                                                 \
+    } while (0)
+    BS_FOR(src, h) {
+        if (h < size) {
+            cost[h] = 0;
+            AC_PUSH(0, h);
+        }
+    }
+    for (int c = 0; c < limit && !failed; c++) {
+        for (int it = head[c]; it >= 0; it = item_next[it]) {
+            int h = item_hex[it];
+            if (cost[h] != c)
+                continue;
+            BS nb = bs_andn(t->nmask[h], blocked);
+            BS_FOR(nb, n) {
+                if (n >= size)
+                    continue;
+                int nc = c + (bs_has(t->forest, n) ? 2 : 1);
+                if (nc < cost[n]) {
+                    cost[n] = nc;
+                    if (nc <= limit)
+                        AC_PUSH(nc, n);
+                }
+            }
+        }
+    }
+#undef AC_PUSH
+    free(item_hex);
+    free(item_next);
+    free(head);
+    if (failed) {
+        PyErr_SetString(CoreError, "approach_cost: queue overflow");
+        return NULL;
+    }
+    PyObject *out = PyList_New(size);
+    if (!out)
+        return NULL;
+    for (int h = 0; h < size; h++) {
+        PyObject *x = PyLong_FromLong(cost[h]);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, h, x);
+    }
+    return out;
 }
 
 typedef struct {
@@ -3171,6 +3266,8 @@ static PyMethodDef module_methods[] = {
      "from the start of set-up, every action (die rolls included) uniform among the legal ones."},
     {"plan_tables", mod_plan_tables, METH_O,
      "plan_tables(dict) -> the static tables of the AI's movement planner (typhoon.games.bfm.ai.native_plan)."},
+    {"approach_cost", mod_approach_cost, METH_VARARGS,
+     "approach_cost(tables, sources, blocked, limit) -> list: the AI's movement points from the nearest source."},
     {"plan_greedy", mod_plan_greedy, METH_VARARGS,
      "plan_greedy(tables, movers, order, inputs) -> (steps, stays, placed, value): the greedy movement plan "
      "of typhoon.games.bfm.ai.movement.plan_moves with the Soviet or the German after-combat scorer."},
