@@ -13,6 +13,13 @@ German (:class:`OperationalPlanner`, German side):
   on the spearhead counted at half the heuristic's weight. Only the units left over take
   overrun positions (an overrun stops its units, §14.2), and only where an exploiting unit
   could not go instead;
+- *pocket rings* (GT 1-4, both movement phases, before the rest): around Vyazma and Bryansk,
+  the cheapest ring of hexes that cuts the Soviet units near the town off from supply
+  (:func:`pocket_cut`, a minimum vertex cut; the infantry and the units that take no part are
+  walls), blocked by mechanised units, the scarcest ring hex first: in the first movement phase
+  the arms take their hexes once half the ring is blocked and the other mechanised units near
+  the open part drive on it; in the mechanised phase the ring is closed when the supply trace
+  then cuts off 6+ units; the 6 mechanised units nearest Moscow drive on instead;
 - infantry: the heuristic's (attack positions, the front, the shoulders of the breakthrough by
   covering the front hexes they hold); towns as objectives.
 
