@@ -254,26 +254,38 @@ def test_two_spearheads_close_a_pocket_together() -> None:
     assert cut((1 << d1) | (1 << d2)) - cut(1 << d1) - cut(1 << d2) >= PINCER_MIN
 
 
-def _pocket_position() -> tuple[Any, Any]:
-    """German mechanised phase on a 20 x 14 map with one rail line along row 07 (its east end
-    the Soviet supply source, §11.2): seven Soviet units round a town called Bryansk (0907), a
-    German infantry line in column 05 (it does not move in this phase), six panzer divisions,
-    three north and three south of the Soviet group, and six more near Moscow (the leading
-    units, which drive on and take no part in rings)."""
+LEADERS = ("1804", "1904", "2004", "1811", "1911", "2011")  # six panzers near Moscow
+
+
+def _pocket_position(
+    phase: str = "german_mechanised",
+    panzers: tuple[str, ...] = ("0703", "1003", "1303", "0711", "1011", "1311"),
+    infantry: tuple[str, ...] = (),
+    slow: str | None = None,
+) -> tuple[Any, Any]:
+    """A 20 x 14 map with one rail line along row 07 (its east end the Soviet supply source,
+    §11.2): seven Soviet units round a town called Bryansk (0907), a German infantry line in
+    column 05 (plus ``infantry``), panzer divisions GA0.. on ``panzers`` (by default three
+    north and three south of the Soviet group, mechanised phase), six more near Moscow (the
+    leading units, which drive on and take no part in rings) and, on ``slow``, a motorised
+    unit of MA 3 (GM)."""
     row = tuple(f"{c:02d}07" for c in range(1, 21))
     m = make_map(cols=20, rows=14, rails=(row,), repaired=row[:5], moscow=("1907", "1908", "2007"))
     m.places = {"Bryansk": m.grid.index["0907"]}  # type: ignore[attr-defined]
     soviet = ("0806", "0808", "0906", "0908", "1006", "1008", "1007")
-    infantry = ("0503", "0506", "0509", "0512")
-    panzers = ("0703", "1003", "1303", "0711", "1011", "1311", "1804", "1904", "2004", "1811", "1911", "2011")
+    line = ("0503", "0506", "0509", "0512", *infantry)
+    armour = (*panzers, *LEADERS)
     units = [unit(f"S{i}", "soviet", 2, 4) for i in range(len(soviet))]
-    units += [unit(f"GI{i}", "german", 2, 5) for i in range(len(infantry))]
-    units += [unit(f"GA{i}", "german", 6, 10, kind="armour") for i in range(len(panzers))]
-    rules = make_rules(units, m)
+    units += [unit(f"GI{i}", "german", 2, 5) for i in range(len(line))]
+    units += [unit(f"GA{i}", "german", 6, 10, kind="armour") for i in range(len(armour))]
     place = {f"S{i}": h for i, h in enumerate(soviet)}
-    place |= {f"GI{i}": h for i, h in enumerate(infantry)}
-    place |= {f"GA{i}": h for i, h in enumerate(panzers)}
-    return rules, position(rules, place, phase="german_mechanised")
+    place |= {f"GI{i}": h for i, h in enumerate(line)}
+    place |= {f"GA{i}": h for i, h in enumerate(armour)}
+    if slow is not None:
+        units.append(unit("GM", "german", 3, 3, kind="motorised"))
+        place["GM"] = slow
+    rules = make_rules(units, m)
+    return rules, position(rules, place, phase=phase)
 
 
 def test_the_cheapest_ring_around_a_pocket_cuts_its_units_off() -> None:
@@ -313,7 +325,41 @@ def test_panzers_close_a_ring_around_a_pocket_town() -> None:
     ring = [u for u, note in p.plan.notes.items() if "close the ring" in note]
     assert 3 <= len(ring) <= 6
     ids = {rules.units[u].id for u in ring}
-    assert not ids & {f"GA{i}" for i in range(6, 12)}, ids
+    assert not ids & {f"GA{i}" for i in range(6, 12)}, ids  # the leaders drive on
     after, _ = _play_phase(s, TmcOperational(1))
     sup = supply_now(after, SOVIET).in_supply
     assert not any((sup >> after.loc[u]) & 1 for u in rules.side_units[SOVIET])
+
+
+def test_the_first_movement_phase_places_the_arms_and_sends_a_spearhead_at_the_gap() -> None:
+    """Issue 14 item 1, a plan over two phases: in the first movement phase three panzers take
+    ring hexes (three quarters of the ring blocked: the arms placed), and a slow motorised unit
+    that cannot reach the ring this phase drives on its open part, to close it in the
+    mechanised phase; both say so."""
+    rules, s = _pocket_position("german_movement", panzers=("0702", "1002", "1302"), slow="0414")
+    p = OperationalPlanner(s, notes=True)
+    assert any("ring around Bryansk: 75% of 12 hexes blocked" in line for line in p.summary), p.summary
+    assert any(
+        "1 spearhead(s) drive on the open part of the ring around Bryansk" in line for line in p.summary
+    )
+    idx = rules.unit_index
+    arms = [u for u, note in p.plan.notes.items() if note.startswith("ring around Bryansk")]
+    assert {rules.units[u].id for u in arms} == {"GA0", "GA1", "GA2"}
+    gm = idx["GM"]
+    assert p.plan.notes[gm].startswith("spearhead of the ring around Bryansk: drives on")
+    goal = p.goals[gm]
+    g = rules.grid
+    assert g.distance(p.plan.targets[gm], goal) < g.distance(s.loc[gm], goal)
+
+
+def test_a_closed_pocket_releases_its_ring() -> None:
+    """Once the Soviet units round the town are out of supply at the start of a German phase
+    (German infantry rings them), the pocket is closed: no unit is held for the ring."""
+    ring = ("0804", "1004", "1105", "1207", "1109", "1010", "0810")
+    rules, s = _pocket_position("german_movement", panzers=("0702",), infantry=ring)
+    sup = soviet_supplied(s)
+    assert not any((sup >> s.loc[u]) & 1 for u in rules.side_units[SOVIET])
+    p = OperationalPlanner(s, notes=True)
+    assert "the pocket at Bryansk is closed: its ring is released" in p.summary
+    assert not any("ring" in note for note in p.plan.notes.values())
+    assert not p.goals

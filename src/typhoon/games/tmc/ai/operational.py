@@ -254,6 +254,7 @@ class OperationalPlanner(Planner):
             w = kw["weights"] = dataclasses.replace(w, attack_min_ev=0.0)
         self._w_exploit = dataclasses.replace(w, risk=w.risk * EXPLOIT_RISK, line=w.line * EXPLOIT_LINE)
         self.goals: dict[int, int] = {}  # spearhead -> the open ring hex it drives on
+        self._goal_town: dict[int, str] = {}
         self._ring_occ = 0  # hexes of the units planned to hold pocket rings
         self._soviet_now: int | None = None
         self._lead: set[int] | None = None
@@ -414,7 +415,7 @@ class OperationalPlanner(Planner):
                 return
             what = f"ring around {name}: {blocked:.0%} of {len(ring)} hexes blocked"
         for u, d in picks:
-            self._claim(s, u, d, what)
+            self._claim(s, u, d, f"{what}; blocks it from {ids[d]}")
             self.held.add(u)
             self._ring_occ |= 1 << d
         names = ", ".join(rules.units[u].id for u, _ in picks)
@@ -427,11 +428,28 @@ class OperationalPlanner(Planner):
                 g = min(gaps, key=lambda h: (grid.distance(s.loc[u], h), h))
                 if grid.distance(s.loc[u], g) <= ARM_REACH:
                     self.goals[u] = g
+                    self._goal_town[u] = name
             if self.goals:
                 self.summary.append(
                     f"{len(self.goals)} spearhead(s) drive on the open part of the ring around {name} "
                     f"({', '.join(ids[h] for h in gaps[:4])})"
                 )
+
+    def _assign(self, s: State, u: int, r: Any) -> None:
+        goal = self.goals.get(u)
+        if goal is None:
+            super()._assign(s, u, r)
+            return
+        h, _ = self._best_dst(s, u, r)  # the score counts ARM_WEIGHT per hex nearer the goal
+        ids = s.rules.grid.ids
+        short = self.grid.distance(h, goal)
+        self._claim(
+            s,
+            u,
+            h,
+            f"spearhead of the ring around {self._goal_town[u]}: drives on {ids[goal]}, ends at {ids[h]}"
+            + (f" ({short} hexes short)" if short else ""),
+        )
 
     # German exploitation -----------------------------------------------------------------------
 
