@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left
+from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations
 from operator import itemgetter
@@ -48,7 +49,7 @@ from typing import Any
 
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
-from typhoon.games.driver import LegalList
+from typhoon.games.driver import LazyLegal, LazyPart, LegalList
 from typhoon.games.tmc import combat, combat_phase, overrun, rail, weather
 from typhoon.games.tmc.actions import (
     END,
@@ -172,7 +173,7 @@ class Reach:
     first read from the cost layers of the bitset flood (:func:`reach`), or given by the
     reference search (:func:`reach_reference`)."""
 
-    __slots__ = ("start", "moves", "dsts", "filtered", "_left", "_parent", "_flood")
+    __slots__ = ("start", "_moves", "dsts", "filtered", "_left", "_parent", "_flood", "_dm", "_mk")
 
     _left: dict[int, int] | None
 
@@ -181,17 +182,46 @@ class Reach:
         start: int,
         left: dict[int, int] | None,
         parent: dict[int, int] | None,
-        moves: list[Move],
+        moves: list[Move] | None,
         dsts: list[int],
         flood: _Flood | None = None,
+        dm: int = -1,
+        mk: tuple[str, list[str]] | None = None,
     ):
         self.start = start
         self._left = left
         self._parent = parent
-        self.moves = moves
+        self._moves = moves
         self.dsts = dsts
-        self.filtered: dict[int, list[Move]] = {0: moves}
+        self.filtered: dict[int, list[Move]] = {}
         self._flood = flood
+        self._dm = dm  # the destinations as a bitset (-1: not made yet)
+        self._mk = mk  # (unit id, hex ids): what the moves are made from when first read
+
+    @property
+    def moves(self) -> list[Move]:
+        """The unit's Move to each destination, in order (made when first read)."""
+        got = self._moves
+        if got is None:
+            mk = self._mk
+            assert mk is not None
+            uid, ids = mk
+            got = self._moves = leg_actions(Move, uid, ids[self.start], ids, self.dsts, "move")
+        return got
+
+    def dmask(self) -> int:
+        """The destinations as a bitset."""
+        dm = self._dm
+        if dm < 0:
+            dm = 0
+            for d in self.dsts:
+                dm |= 1 << d
+            self._dm = dm
+        return dm
+
+    def count(self, bad: int) -> int:
+        """``len(self.without(bad))`` without making the moves."""
+        return len(self.dsts) - (self.dmask() & bad).bit_count()
 
     @property
     def left(self) -> dict[int, int]:
@@ -225,10 +255,37 @@ class Reach:
         return got
 
     def without(self, bad: int) -> list[Move]:
+        """The moves to destinations not in ``bad`` (memoised by ``bad``: the same list
+        object each time; ``moves`` itself when no destination is in ``bad``)."""
         got = self.filtered.get(bad)
         if got is None:
-            got = self.filtered[bad] = [m for m, d in zip(self.moves, self.dsts) if not (bad >> d) & 1]
+            if not self.dmask() & bad:
+                got = self.moves
+            else:
+                got = [m for m, d in zip(self.moves, self.dsts) if not (bad >> d) & 1]
+            self.filtered[bad] = got
         return got
+
+    def item(self, bad: int, i: int) -> Move:
+        """``self.without(bad)[i]``, made alone if the list is not made yet."""
+        got = self.filtered.get(bad)
+        if got is not None:
+            return got[i]
+        dsts = self.dsts
+        hit = self.dmask() & bad
+        if hit:  # the i-th destination not in bad: skip the bad ones at or before it
+            for h in bit_list(hit):
+                if bisect_left(dsts, h) <= i:
+                    i += 1
+                else:
+                    break
+        moves = self._moves
+        if moves is not None:
+            return moves[i]
+        mk = self._mk
+        assert mk is not None
+        uid, ids = mk
+        return _tuple_new(Move, (uid, ids[self.start], ids[dsts[i]], "move"))  # type: ignore[no-any-return]
 
     def path(self, dst: int) -> list[int]:
         out = [dst]
@@ -682,7 +739,7 @@ def _flood(s: State, u: int, f: dict[str, Any]) -> Reach:
     dmask = ((opn_w ^ notr ^ sb) | q4) & ~noend_w
     dsts = bits_from(dmask, off)
     fl = _Flood(s, f, start, budget, off, layers, q4, fc)
-    return Reach(start, None, None, _moves(s, u, start, dsts), dsts, fl)
+    return Reach(start, None, None, None, dsts, fl, dmask << off, (rules.units[u].id, rules.grid.ids))
 
 
 def _spread_one_by_one(
@@ -718,47 +775,52 @@ def _spread_one_by_one(
 # -- legal actions ---------------------------------------------------------------------------
 
 
-def legal(s: State) -> list[Action]:
+def legal(s: State) -> Sequence[Action]:
     if s.step == RELOCATE:
         return _legal_relocate(s)
     if s.step == OVERRUN:
         return list(overrun.legal(s))
     # The per-unit lists below live on unchanged across the phase's states: the parts of a
-    # LegalList (the env codec keeps their codes by identity).
-    out = LegalList()
-    extend = out.extend
+    # LazyLegal (the env codec keeps their codes by identity), each made only when read (a
+    # random player reads the length and one action; the length is known from the
+    # destination bitsets).
     full = full_hexes(s)
     # may_move per unit, kept with the phase facts: it reads only the unit's own fields, and
     # keep_facts drops the movers' entries (everything else that changes a unit resets the cache).
     f = facts(s)
     may: dict[int, bool] = f["may"]
     # Each unit's moves for this full-hexes mask, kept across the phase's states: after a move
-    # only the mover's list is rebuilt (keep_facts drops it), the rest are reused as they are.
+    # only the mover's part is remade (keep_facts drops it), the rest are reused as they are.
     seg_full, seg = f["seg"]
     if seg_full != full:
         seg = {}
         f["seg"] = (full, seg)
-    units = s.rules.side_units[s.side]
-    # After a move only the mover's list is missing: find it (and build it) with one C-level
-    # pass, then take every unit's list in order (a Python loop per unit was most of a warm
+    rules = s.rules
+    units = rules.side_units[s.side]
+    # After a move only the mover's part is missing: find it (and make it) with one C-level
+    # pass, then take every unit's part in order (a Python loop per unit was most of a warm
     # listing).
     for u in [u for u in units if u not in seg]:
         ok = may.get(u)
         if ok is None:
             ok = may[u] = may_move(s, u)
-        seg[u] = reach(s, u).without(full) if ok else []
-    parts = [p for p in map(seg.__getitem__, units) if p]
-    for p in parts:
-        extend(p)
-    out.parts = parts
+        part = None
+        if ok:
+            r = reach(s, u)
+            n = r.count(full)
+            if n:
+                part = LazyPart(n, rules.units[u].id, r.without, full, r.item)
+        seg[u] = part
+    # (None for no part: a test of None costs less than LazyPart.__len__)
+    parts: list[LazyPart] = [p for p in map(seg.__getitem__, units) if p is not None]
     if s.side == SOVIET:
-        rail.add_legal(s, full, out)  # rail parts, then the (fresh) arrivals
+        tail = rail.add_legal(s, full, parts)  # rail parts, then the (fresh) arrivals
     else:
-        out.extend(_legal_reinforcements(s, full))
-    out.extend(_legal_overruns(s))
+        tail = _legal_reinforcements(s, full)
+    tail.extend(_legal_overruns(s))
     if _may_end(s, full):
-        out.append(END)
-    return out
+        tail.append(END)
+    return LazyLegal(parts, tail)
 
 
 def _may_end(s: State, full: int) -> bool:

@@ -21,9 +21,11 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
-from typhoon.games.driver import LegalList
+from typhoon.games.driver import LazyPart
 from typhoon.games.tmc.actions import Action, Arrive, Detrain, Entrain, RailMove
 from typhoon.games.tmc.flow import due_reinforcements
 from typhoon.games.tmc.moving import allowance, bits_from, full_hexes, keep_facts, leg_actions, remaining
@@ -120,20 +122,68 @@ def may_detrain(s: State, u: int) -> bool:
 
 
 class _RailReach:
-    """One entrained unit's rail destinations (hex -> rail hexes travelled) and its actions."""
+    """One entrained unit's rail destinations (hex -> rail hexes travelled) and its actions
+    (``moves``, made when first read)."""
 
-    __slots__ = ("dist", "moves", "dsts", "filtered")
+    __slots__ = ("dist", "_moves", "dsts", "filtered", "_dm", "_mk")
 
-    def __init__(self, dist: dict[int, int], moves: list[Action], dsts: list[int]):
+    def __init__(self, dist: dict[int, int], dsts: list[int], mk: tuple[str, str, list[str]]):
         self.dist = dist
-        self.moves = moves
+        self._moves: list[Action] | None = None
         self.dsts = dsts
-        self.filtered: dict[int, list[Action]] = {0: moves}
+        self.filtered: dict[int, list[Action]] = {}
+        self._dm = -1  # the destinations as a bitset (-1: not made yet)
+        self._mk = mk  # (unit id, source hex id, hex ids)
+
+    @property
+    def moves(self) -> list[Action]:
+        got = self._moves
+        if got is None:
+            uid, src, ids = self._mk
+            got = self._moves = leg_actions(RailMove, uid, src, ids, self.dsts, "railmove")
+        return got
+
+    def dmask(self) -> int:
+        dm = self._dm
+        if dm < 0:
+            dm = 0
+            for d in self.dsts:
+                dm |= 1 << d
+            self._dm = dm
+        return dm
+
+    def count(self, bad: int) -> int:
+        """``len(self.without(bad))`` without making the moves."""
+        return len(self.dsts) - (self.dmask() & bad).bit_count()
+
+    def item(self, bad: int, i: int) -> Action:
+        """``self.without(bad)[i]``, made alone if the list is not made yet."""
+        got = self.filtered.get(bad)
+        if got is not None:
+            return got[i]
+        dsts = self.dsts
+        hit = self.dmask() & bad
+        if hit:  # the i-th destination not in bad: skip the bad ones at or before it
+            for h in bit_list(hit):
+                if bisect_left(dsts, h) <= i:
+                    i += 1
+                else:
+                    break
+        moves = self._moves
+        if moves is not None:
+            return moves[i]
+        uid, src, ids = self._mk
+        return _tuple_new(RailMove, (uid, src, ids[dsts[i]], "railmove"))  # type: ignore[no-any-return]
 
     def without(self, bad: int) -> list[Action]:
+        """The rail moves to destinations not in ``bad`` (memoised by ``bad``)."""
         got = self.filtered.get(bad)
         if got is None:
-            got = self.filtered[bad] = [m for m, d in zip(self.moves, self.dsts) if not (bad >> d) & 1]
+            if not self.dmask() & bad:
+                got = self.moves
+            else:
+                got = [m for m, d in zip(self.moves, self.dsts) if not (bad >> d) & 1]
+            self.filtered[bad] = got
         return got
 
 
@@ -178,14 +228,13 @@ def _reach(s: State, u: int) -> _RailReach:
     uid = s.rules.units[u].id
     src = ids[start]
     dsts = sorted(dist)
-    moves: list[Action] = leg_actions(RailMove, uid, src, ids, dsts, "railmove")
-    got = cache[key] = _RailReach(dist, moves, dsts)
+    got = cache[key] = _RailReach(dist, dsts, (uid, src, ids))
     return got
 
 
-def add_legal(s: State, full: int, out: LegalList) -> None:
-    """Append the Soviet rail actions to ``out``: each unit's memoised list as a part, then
-    the arrivals."""
+def add_legal(s: State, full: int, parts: list[LazyPart]) -> list[Action]:
+    """Append the Soviet rail parts (each unit's memoised :class:`LazyPart`) to ``parts``;
+    return the arrivals (fresh)."""
     rules = s.rules
     # Called by movement_phase.legal in step MOVE of the Soviet phase (so _can_act's side and
     # step tests hold). may_entrain / may_detrain are split: their side-wide conditions (usable
@@ -201,8 +250,8 @@ def add_legal(s: State, full: int, out: LegalList) -> None:
         f = {"rmay": {}, "rseg": (None, {})}
     own: dict[int, bool] = f["rmay"]
     # Each unit's rail actions, kept across the phase's states like its moves: they depend on
-    # the unit's own fields (keep_facts drops the movers' lists) and on the side-wide key below
-    # (full hexes, German-near hexes, usable rail, entrainings left), which rebuilds them all.
+    # the unit's own fields (keep_facts drops the movers' parts) and on the side-wide key below
+    # (full hexes, German-near hexes, usable rail, entrainings left), which remakes them all.
     key = (full, near, usable, room)
     seg_key, seg = f["rseg"]
     if seg_key != key:
@@ -211,38 +260,61 @@ def add_legal(s: State, full: int, out: LegalList) -> None:
     units = rules.side_units[SOVIET]
     for u in [u for u in units if u not in seg]:  # after a move, the mover's
         seg[u] = _unit_legal(s, u, full, near, entrain_hexes, own)
-    parts = [p for p in map(seg.__getitem__, units) if p]
-    extend = out.extend
-    for p in parts:
-        extend(p)  # LegalList.add_part, inlined
-    out.parts.extend(parts)
-    out.extend(_legal_arrivals(s, full))
+    parts.extend([p for p in map(seg.__getitem__, units) if p is not None])
+    return _legal_arrivals(s, full)
+
+
+def _rail_part(arg: tuple[_RailReach, int, Action | None]) -> list[Action]:
+    """An entrained unit's rail moves (less those to ``full`` hexes), then its detrain."""
+    rr, full, detrain = arg
+    out = list(rr.without(full))
+    if detrain is not None:
+        out.append(detrain)
+    return out
+
+
+def _rail_at(arg: tuple[_RailReach, int, Action | None], i: int) -> Action:
+    rr, full, detrain = arg
+    if detrain is not None and i == rr.count(full):
+        return detrain
+    return rr.item(full, i)
+
+
+def _single(a: Action) -> list[Action]:
+    return [a]
+
+
+def _single_at(a: Action, i: int) -> Action:
+    return a
 
 
 def _unit_legal(
     s: State, u: int, full: int, near: int, entrain_hexes: int, own: dict[int, bool]
-) -> list[Action]:
-    """One Soviet unit's rail actions (rail moves then detrain, or entrain)."""
+) -> LazyPart | None:
+    """One Soviet unit's rail actions (rail moves then detrain, or entrain) as a part made
+    when first read (None: no rail action)."""
     h = s.loc[u]
     if h < 0:
-        return []
+        return None
     uid = s.rules.units[u].id
     if (s.entrained >> u) & 1:
-        out = list(_reach(s, u).without(full))
+        rr = _reach(s, u)
+        detrain: Action | None = None
         if not (near >> h) & 1:
             ok = own.get(u)
             if ok is None:
                 ok = own[u] = _own_ok(s, u, detrain_cost(s, u))
             if ok:
-                out.append(_tuple_new(Detrain, (uid, "detrain")))
-        return out
+                detrain = _tuple_new(Detrain, (uid, "detrain"))
+        n = rr.count(full) + (detrain is not None)
+        return LazyPart(n, uid, _rail_part, (rr, full, detrain), _rail_at) if n else None
     if (entrain_hexes >> h) & 1:
         ok = own.get(u)
         if ok is None:
             ok = own[u] = _own_ok(s, u, entrain_cost(s, u))
         if ok:
-            return [_tuple_new(Entrain, (uid, "entrain"))]
-    return []
+            return LazyPart(1, uid, _single, _tuple_new(Entrain, (uid, "entrain")), _single_at)
+    return None
 
 
 def _own_ok(s: State, u: int, cost: int) -> bool:
