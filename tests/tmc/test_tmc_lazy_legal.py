@@ -147,3 +147,49 @@ def test_lazy_list_of_plain_parts() -> None:
     assert "end" in lz and lz.index(("c", 4)) == 4 and ("a", 3) not in lz and ("c", 4) in lz
     assert lz.parts == [[("a", 1), ("a", 2)], [("b", 3)]]
     assert not LazyLegal([], []) and LazyLegal([], []) == []
+
+
+def test_lazy_setup_listing_and_its_codes() -> None:
+    """Set-up: the lazy listing equals a plain construction at every placement of random
+    set-ups, read by index before any Place is made, by ``in`` and by ``index``; the
+    environment's codes (Place coded from the hexes) equal the codes action by action."""
+    from typhoon.games.tmc import setup_phase
+    from typhoon.games.tmc.actions import SETUP_STANDARD, Place
+    from typhoon.games.tmc.env.actions import tmc_codec_for
+
+    rng = random.Random(5)
+    for _ in range(2):
+        s = new_game("1")
+        n_checked = 0
+        while not s.is_terminal and s.phase_spec.kind == "setup":
+            if s.is_chance:
+                outs = chance_outcomes(s)
+                s = apply_unchecked(s, outs[rng.randrange(len(outs))][0])
+                continue
+            t = s.copy()
+            t._cache = {}
+            lazy = setup_phase.legal(t)
+            assert isinstance(lazy, LazyLegal)
+            ref: list[Any] = []
+            if not t.placed and all(
+                t.rules.units[u].setup >= 0 for u in setup_phase.setup_units(t.rules, t.side)
+            ):
+                ref.append(SETUP_STANDARD)
+            u = setup_phase.next_unit(t)
+            if u >= 0:
+                uid = t.rules.units[u].id
+                ref.extend(Place(uid, t.rules.grid.ids[h]) for h in setup_phase.place_hexes(t, u))
+            assert len(lazy) == len(ref)
+            for i in rng.sample(range(len(ref)), min(30, len(ref))):
+                assert lazy[i] == ref[i]
+            assert all(p._got is None or p.n == 1 for p in lazy.lazy_parts)
+            for a in rng.sample(ref, min(10, len(ref))):
+                assert a in lazy and lazy.index(a) == ref.index(a)
+            assert Place("nobody", "0101") not in lazy
+            assert lazy == ref and list(legal_actions(s)) == ref
+            codec = tmc_codec_for(s.rules)
+            assert codec.legal_codes(s).tolist() == codec.codes_of(s, ref)
+            n_checked += 1
+            acts = legal_actions(s)
+            s = apply(s, acts[rng.randrange(len(acts))])[0]
+        assert n_checked > 20

@@ -87,6 +87,15 @@ class LazyPart:
     def __len__(self) -> int:
         return self.n
 
+    @property
+    def make(self) -> Callable[[Any], list[Any]]:
+        """The function that makes the list (with ``arg``: what a consumer may read instead)."""
+        return self._make
+
+    @property
+    def arg(self) -> Any:
+        return self._arg
+
     def get(self) -> list[Any]:
         """The list (made on the first call, the same object after)."""
         got = self._got
@@ -146,6 +155,10 @@ class LazyLegal(Sequence[Any]):
 
     def __getitem__(self, i: int | slice) -> Any:
         if isinstance(i, slice):
+            start, stop, step = i.indices(self._n)
+            head = self._head
+            if step == 1 and start >= head:  # within the tail (a codec's "the rest")
+                return self._tail[start - head : max(stop - head, 0)]
             return self.as_list()[i]
         n = self._n
         if i < 0:
@@ -174,6 +187,16 @@ class LazyLegal(Sequence[Any]):
         if flat is None:
             flat = self._flat = list(self.__iter__())
         return flat
+
+    @property
+    def lazy_parts(self) -> list[LazyPart]:
+        """The parts as they are (made or not); do not modify."""
+        return self._src
+
+    @property
+    def tail(self) -> list[Any]:
+        """The actions after the parts; do not modify."""
+        return self._tail
 
     @property
     def parts(self) -> list[list[Any]]:

@@ -22,10 +22,12 @@ The side's set-up ends by itself when its last unit is placed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
+from typhoon.games.driver import LazyLegal, LazyPart
 from typhoon.games.tmc.actions import SETUP_STANDARD, Action, Place, SetupStandard
 from typhoon.games.tmc.combat_phase import full_hexes
 from typhoon.games.tmc.flow import end_phase
@@ -192,17 +194,44 @@ def _place_hexes_cached(s: State, u: int) -> list[int]:
     return got
 
 
-def legal(s: State) -> list[Action]:
-    out: list[Action] = []
+def legal(s: State) -> Sequence[Action]:
+    """The standard set-up (before any placement, if every unit has a hex), then the next
+    unit's Place to each hex it may take, in hex order: a LazyLegal whose Place actions are
+    made only when read (the environment codes them from the hexes, ``place_part_hexes``)."""
+    parts: list[LazyPart] = []
     if not s.placed and all(s.rules.units[u].setup >= 0 for u in setup_units(s.rules, s.side)):
-        out.append(SETUP_STANDARD)
+        parts.append(LazyPart(1, SETUP_STANDARD[0], _single, SETUP_STANDARD, _single_at))
     u = next_unit(s)
     if u >= 0:
-        ids = s.rules.grid.ids
-        uid = s.rules.units[u].id
-        new = tuple.__new__  # plain tuple construction: the NamedTuple constructor is a Python call
-        out.extend([new(Place, (uid, ids[h], "place")) for h in _place_hexes_cached(s, u)])
-    return out
+        hexes = _place_hexes_cached(s, u)
+        if hexes:
+            uid = s.rules.units[u].id
+            parts.append(LazyPart(len(hexes), uid, _places, (uid, hexes, s.rules.grid.ids), _place_at))
+    return LazyLegal(parts, [])
+
+
+def place_part_hexes(p: LazyPart) -> list[int] | None:
+    """The hexes of a set-up listing's part of Place actions (in order), None for another part."""
+    return p.arg[1] if p.make is _places else None  # type: ignore[no-any-return]
+
+
+def _single(a: Action) -> list[Action]:
+    return [a]
+
+
+def _single_at(a: Action, i: int) -> Action:
+    return a
+
+
+def _places(arg: tuple[str, list[int], list[str]]) -> list[Action]:
+    uid, hexes, ids = arg
+    new = tuple.__new__  # plain tuple construction: the NamedTuple constructor is a Python call
+    return [new(Place, (uid, ids[h], "place")) for h in hexes]
+
+
+def _place_at(arg: tuple[str, list[int], list[str]], i: int) -> Action:
+    uid, hexes, ids = arg
+    return tuple.__new__(Place, (uid, ids[hexes[i]], "place"))  # type: ignore[no-any-return]
 
 
 def apply(s: State, a: Action, events: list[Event]) -> None:

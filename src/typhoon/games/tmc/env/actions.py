@@ -63,6 +63,7 @@ import numpy as np
 import numpy.typing as npt
 
 from typhoon.env.codec import BlockLayout, EncodingError, MaskedCodec, PartCodes
+from typhoon.games.driver import LazyLegal
 from typhoon.games.tmc.actions import (
     END,
     ROLLS,
@@ -88,6 +89,7 @@ from typhoon.games.tmc.actions import (
 )
 from typhoon.games.tmc.engine import legal_actions
 from typhoon.games.tmc.rules import GERMAN, KG_MA, SOVIET, Rules
+from typhoon.games.tmc.setup_phase import place_part_hexes
 from typhoon.games.tmc.state import State
 from typhoon.hexgrid import HexGrid, bit_list
 
@@ -248,6 +250,7 @@ class TmcActionCodec(MaskedCodec):
         if tuple(grid.ids[h] for h in sorted(grid.hexes, key=lambda h: grid.coords[h])) != L.hex_ids:
             raise EncodingError(f"scenario {rules.edition}: the map differs from the action layout's")
         self.dense = {hid: i for i, hid in enumerate(L.hex_ids)}
+        self._dense_by_index: npt.NDArray[np.int64] | None = None  # grid index -> dense, -1 if none
         self.ax = {grid.ids[h]: axial(grid, h) for h in grid.hexes}
         self.at_ax = {v: k for k, v in self.ax.items()}
         self.slot_of_id = {uid: i for i, uid in enumerate(L.units)}
@@ -478,12 +481,39 @@ class TmcActionCodec(MaskedCodec):
         acts = legal_actions(s)
         if not acts:
             return np.zeros(0, dtype=np.int64)
-        # A movement listing is a LegalList whose parts are the units' memoised lists (moves,
-        # rail actions, relocations): their codes are kept by the part's identity.
+        if isinstance(acts, LazyLegal):
+            lazy = acts.lazy_parts
+            if lazy and place_part_hexes(lazy[-1]) is not None:
+                got = self._setup_codes(s, acts)
+                if got is not None:
+                    return got
+        # A movement listing is a LazyLegal (or LegalList) whose parts are the units' memoised
+        # lists (moves, rail actions, relocations): their codes are kept by the part's identity.
         got = self._parts.codes(acts, self._part_codes, lambda rest: self._codes(s, rest))
         if got is not None:
             return got
         return np.array(self._codes(s, acts), dtype=np.int64)
+
+    def _setup_codes(self, s: State, acts: LazyLegal) -> npt.NDArray[np.int64] | None:
+        """The codes of a set-up listing, its Place actions coded from the hexes without
+        making them (None if a hex has no code: the checked way then says why)."""
+        dense = self._dense_by_index
+        if dense is None:
+            ids = self.grid.ids
+            dense = self._dense_by_index = np.array([self.dense.get(h, -1) for h in ids], dtype=np.int64)
+        arrays = []
+        for p in acts.lazy_parts:
+            hexes = place_part_hexes(p)
+            if hexes is None:
+                arrays.append(np.array(self._codes(s, p.get()), dtype=np.int64))
+                continue
+            d = dense[hexes]
+            if (d < 0).any():
+                return None
+            arrays.append(d + self.b["PLACE"])
+        if acts.tail:
+            arrays.append(np.array(self._codes(s, acts.tail), dtype=np.int64))
+        return np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
 
     def _part_codes(self, part: Sequence[Action]) -> list[int]:
         """The codes of a part of a legal list: stateless kinds only (coded by value). A part
