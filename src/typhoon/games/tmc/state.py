@@ -67,6 +67,7 @@ Score and clock
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -248,7 +249,7 @@ class State(StateBase):
         self.result = None
         self.level = ""
         self._cache: dict[str, Any] = {}
-        self._legal: list[Any] | None = None
+        self._legal: Sequence[Any] | None = None  # a list or a LazyLegal
 
     def copy(self) -> State:
         s = State(self.rules, blank=True)
