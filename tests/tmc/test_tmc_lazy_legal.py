@@ -17,6 +17,7 @@ from typhoon.games.driver import LazyLegal, LazyPart
 from typhoon.games.tmc import movement_phase, moving
 from typhoon.games.tmc.actions import Detrain, Entrain, Move, RailMove
 from typhoon.games.tmc.engine import apply, apply_unchecked, chance_outcomes, legal_actions, new_game
+from typhoon.games.tmc.env.actions import tmc_codec_for
 from typhoon.games.tmc.state import MOVE, State
 
 
@@ -109,6 +110,9 @@ def _check(s: State, rng: random.Random) -> int:
     # the walked state's own list (parts reused across states) is the same
     own = legal_actions(s)
     assert len(own) == n and list(own) == eager
+    # the environment's codes (moves coded from the destinations, parts kept by identity)
+    codec = tmc_codec_for(s.rules)
+    assert codec.legal_codes(s).tolist() == codec.codes_of(s, eager)
     return n
 
 
@@ -129,6 +133,9 @@ def test_lazy_listing_equals_eager_along_random_walks(seed: int) -> None:
             _check(s, rng)
             checked += 1
             rail_seen += any(isinstance(a, RailMove | Entrain | Detrain) for a in acts)
+        elif s.phase_spec.kind == "movement" and rng.random() < 0.3:
+            codec = tmc_codec_for(s.rules)
+            assert codec.legal_codes(s).tolist() == codec.codes_of(s, list(acts))
         a = acts[rng.randrange(len(acts))]
         # the checked apply looks the action up with index (the lazy list's key lookup)
         s = apply(s, a)[0] if steps % 3 == 0 else apply_unchecked(s, a)
@@ -155,7 +162,6 @@ def test_lazy_setup_listing_and_its_codes() -> None:
     environment's codes (Place coded from the hexes) equal the codes action by action."""
     from typhoon.games.tmc import setup_phase
     from typhoon.games.tmc.actions import SETUP_STANDARD, Place
-    from typhoon.games.tmc.env.actions import tmc_codec_for
 
     rng = random.Random(5)
     for _ in range(2):

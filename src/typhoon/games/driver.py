@@ -67,7 +67,7 @@ class LazyPart:
     if given, is an action equal to the list's ``i``-th (0 <= i < n) made alone, so that
     reading one action of an unmade part does not make the whole list."""
 
-    __slots__ = ("n", "key", "_make", "_arg", "_at", "_got")
+    __slots__ = ("n", "key", "_make", "_arg", "_at", "_got", "data")
 
     def __init__(
         self,
@@ -76,6 +76,7 @@ class LazyPart:
         make: Callable[[Any], list[Any]],
         arg: Any,
         at: Callable[[Any, int], Any] | None = None,
+        data: Any = None,
     ) -> None:
         self.n = n
         self.key = key
@@ -83,6 +84,7 @@ class LazyPart:
         self._arg = arg
         self._at = at
         self._got: list[Any] | None = None
+        self.data = data  # what the list is made from, for consumers that know it (or None)
 
     def __len__(self) -> int:
         return self.n

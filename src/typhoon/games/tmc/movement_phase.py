@@ -809,7 +809,7 @@ def legal(s: State) -> Sequence[Action]:
             r = reach(s, u)
             n = r.count(full)
             if n:
-                part = LazyPart(n, rules.units[u].id, r.without, full, r.item)
+                part = LazyPart(n, rules.units[u].id, r.without, full, r.item, r)
         seg[u] = part
     # (None for no part: a test of None costs less than LazyPart.__len__)
     parts: list[LazyPart] = [p for p in map(seg.__getitem__, units) if p is not None]

@@ -63,7 +63,7 @@ import numpy as np
 import numpy.typing as npt
 
 from typhoon.env.codec import BlockLayout, EncodingError, MaskedCodec, PartCodes
-from typhoon.games.driver import LazyLegal
+from typhoon.games.driver import LazyLegal, LazyPart
 from typhoon.games.tmc.actions import (
     END,
     ROLLS,
@@ -88,6 +88,7 @@ from typhoon.games.tmc.actions import (
     Retreat,
 )
 from typhoon.games.tmc.engine import legal_actions
+from typhoon.games.tmc.movement_phase import Reach
 from typhoon.games.tmc.rules import GERMAN, KG_MA, SOVIET, Rules
 from typhoon.games.tmc.setup_phase import place_part_hexes
 from typhoon.games.tmc.state import State
@@ -251,6 +252,8 @@ class TmcActionCodec(MaskedCodec):
             raise EncodingError(f"scenario {rules.edition}: the map differs from the action layout's")
         self.dense = {hid: i for i, hid in enumerate(L.hex_ids)}
         self._dense_by_index: npt.NDArray[np.int64] | None = None  # grid index -> dense, -1 if none
+        self._lazy_memo: dict[int, tuple[LazyPart, npt.NDArray[np.int64]]] = {}  # see _lazy_codes
+        self._disc_tabs: Any = None  # see _make_disc_tabs
         self.ax = {grid.ids[h]: axial(grid, h) for h in grid.hexes}
         self.at_ax = {v: k for k, v in self.ax.items()}
         self.slot_of_id = {uid: i for i, uid in enumerate(L.units)}
@@ -482,17 +485,86 @@ class TmcActionCodec(MaskedCodec):
         if not acts:
             return np.zeros(0, dtype=np.int64)
         if isinstance(acts, LazyLegal):
-            lazy = acts.lazy_parts
-            if lazy and place_part_hexes(lazy[-1]) is not None:
-                got = self._setup_codes(s, acts)
-                if got is not None:
-                    return got
+            if s.rules.phases[s.phase].kind != "setup":
+                return self._lazy_codes(s, acts)
+            got = self._setup_codes(s, acts)
+            if got is not None:
+                return got
         # A movement listing is a LazyLegal (or LegalList) whose parts are the units' memoised
         # lists (moves, rail actions, relocations): their codes are kept by the part's identity.
         got = self._parts.codes(acts, self._part_codes, lambda rest: self._codes(s, rest))
         if got is not None:
             return got
         return np.array(self._codes(s, acts), dtype=np.int64)
+
+    def _lazy_codes(self, s: State, acts: LazyLegal) -> npt.NDArray[np.int64]:
+        """The codes of a lazy movement listing: each part's codes kept under the part's
+        identity (the engine keeps a unit's part unchanged while it lives); a part of moves
+        coded from its reach's destinations without making the actions."""
+        memo = self._lazy_memo
+        if len(memo) > 20_000:
+            memo.clear()
+        arrays = []
+        for p in acts.lazy_parts:
+            got = memo.get(id(p))
+            if got is None or got[0] is not p:
+                arr = self._move_part_codes(p) if isinstance(p.data, Reach) else None
+                if arr is None:
+                    arr = np.array(self._part_codes(p.get()), dtype=np.int64)
+                got = memo[id(p)] = (p, arr)
+            arrays.append(got[1])
+        if acts.tail:
+            arrays.append(np.array(self._codes(s, acts.tail), dtype=np.int64))
+        if not arrays:
+            return np.zeros(0, dtype=np.int64)
+        return np.concatenate(arrays) if len(arrays) > 1 else arrays[0].copy()
+
+    def _move_part_codes(self, p: LazyPart) -> npt.NDArray[np.int64] | None:
+        """The codes of a unit's moves (``p.data`` its Reach, ``p.arg`` the full hexes left
+        out) from the destinations' axial offsets (None: a unit or offset the layout lacks,
+        then the actions are made and coded the checked way)."""
+        sl = self.slot_of_id.get(p.key)
+        if sl is None:
+            return None
+        r: Reach = p.data
+        full: int = p.arg
+        dsts = r.dsts
+        if r.dmask() & full:
+            dsts = [d for d in dsts if not (full >> d) & 1]
+        tabs = self._disc_tabs
+        if tabs is None:
+            tabs = self._disc_tabs = self._make_disc_tabs()
+        qa, ra, tab_of = tabs
+        rad = self.layout.radius[sl]
+        tab = tab_of[rad]
+        d = np.array(dsts, dtype=np.int64)
+        dq = qa[d] - qa[r.start] + rad
+        dr = ra[d] - ra[r.start] + rad
+        w = 2 * rad
+        if dq.min() < 0 or dr.min() < 0 or dq.max() > w or dr.max() > w:
+            return None
+        idx = tab[dq, dr]
+        if (idx < 0).any():
+            return None
+        return idx + (self.b["MOVE"] + self.layout.move_offset[sl])
+
+    def _make_disc_tabs(
+        self,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], dict[int, npt.NDArray[np.int64]]]:
+        """Axial q and r by grid index, and per radius the disc index by offset (+radius), -1
+        off the disc."""
+        grid = self.grid
+        qa = np.zeros(grid.size, dtype=np.int64)
+        ra = np.zeros(grid.size, dtype=np.int64)
+        for h in grid.hexes:
+            qa[h], ra[h] = self.ax[grid.ids[h]]
+        tab_of = {}
+        for rad, di in self.disc_index.items():
+            tab = np.full((2 * rad + 1, 2 * rad + 1), -1, dtype=np.int64)
+            for (oq, orr), i in di.items():
+                tab[oq + rad, orr + rad] = i
+            tab_of[rad] = tab
+        return qa, ra, tab_of
 
     def _setup_codes(self, s: State, acts: LazyLegal) -> npt.NDArray[np.int64] | None:
         """The codes of a set-up listing, its Place actions coded from the hexes without
