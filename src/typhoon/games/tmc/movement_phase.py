@@ -73,6 +73,7 @@ from typhoon.games.tmc.moving import (
     enter_effects,
     full_hexes,
     keep_facts,
+    kept_index,
     leg_actions,
     remaining,
     remove_unit,
@@ -273,12 +274,8 @@ class Reach:
             return got[i]
         dsts = self.dsts
         hit = self.dmask() & bad
-        if hit:  # the i-th destination not in bad: skip the bad ones at or before it
-            for h in bit_list(hit):
-                if bisect_left(dsts, h) <= i:
-                    i += 1
-                else:
-                    break
+        if hit:
+            i = kept_index(dsts, hit, i)
         moves = self._moves
         if moves is not None:
             return moves[i]

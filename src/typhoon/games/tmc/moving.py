@@ -9,6 +9,7 @@ they need not import one another for it; movement_phase re-exports these names.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from fractions import Fraction
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
@@ -18,8 +19,20 @@ from typhoon.events import Event
 from typhoon.games.tmc import victory, weather
 from typhoon.games.tmc.rules import GERMAN, STACK_LIMIT, TICKS
 from typhoon.games.tmc.state import State
+from typhoon.hexgrid import bit_list
 
 _tuple_new = tuple.__new__
+
+
+def kept_index(dsts: list[int], hit: int, i: int) -> int:
+    """The index in ``dsts`` (sorted hexes) of the ``i``-th destination not in ``hit`` (a
+    bitset of some of them): a lazy listing's one action, made without filtering the list."""
+    for h in bit_list(hit):  # skip the left-out destinations at or before it
+        if bisect_left(dsts, h) <= i:
+            i += 1
+        else:
+            break
+    return i
 
 
 def bits_from(mask: int, off: int) -> list[int]:

@@ -21,14 +21,20 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
-
 from typhoon.errors import IllegalActionError
 from typhoon.events import Event
 from typhoon.games.driver import LazyPart
 from typhoon.games.tmc.actions import Action, Arrive, Detrain, Entrain, RailMove
 from typhoon.games.tmc.flow import due_reinforcements
-from typhoon.games.tmc.moving import allowance, bits_from, full_hexes, keep_facts, leg_actions, remaining
+from typhoon.games.tmc.moving import (
+    allowance,
+    bits_from,
+    full_hexes,
+    keep_facts,
+    kept_index,
+    leg_actions,
+    remaining,
+)
 from typhoon.games.tmc.rules import ENTRAIN_LIMIT, GERMAN, RAIL_TICKS_PER_HEX, SOVIET, STACK_LIMIT, TICKS
 from typhoon.games.tmc.state import MOVE, State
 from typhoon.hexgrid import bit_list
@@ -163,12 +169,8 @@ class _RailReach:
             return got[i]
         dsts = self.dsts
         hit = self.dmask() & bad
-        if hit:  # the i-th destination not in bad: skip the bad ones at or before it
-            for h in bit_list(hit):
-                if bisect_left(dsts, h) <= i:
-                    i += 1
-                else:
-                    break
+        if hit:
+            i = kept_index(dsts, hit, i)
         moves = self._moves
         if moves is not None:
             return moves[i]
