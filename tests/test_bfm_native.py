@@ -32,24 +32,9 @@ from typhoon.games.bfm.env import native as bn  # noqa: E402  (the env adapter m
 
 needs_native = pytest.mark.skipif(not native.available(), reason=native.why_unavailable() or "native")
 
-FIELDS = (
-    "turn",
-    "phase",
-    "loc",
-    "steps",
-    "at",
-    "occ",
-    "control",
-    "done",
-    "repl",
-    "rebuilt",
-    "arrived",
-    "stack",
-    "battles",
-    "cstep",
-    "cur",
-    "result",
-)
+# Every field of the position: the State's slots less the rules and the caches (a field added
+# to State is compared here without a change to this test).
+FIELDS = tuple(f for f in State.__slots__ if f not in ("rules", "_cache", "_legal"))
 
 OPTION_SETS: tuple[tuple[str, Mapping[str, str]], ...] = (
     ("gdw1986", {}),
