@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from typhoon.ai.match import run_match, wilson
+from typhoon.ai.match import GameResult, MatchResult, german_key, run_match, wilson
 from typhoon.cli import main
 from typhoon.errors import OptionError
 from typhoon.record import Record
@@ -104,3 +104,57 @@ def test_bad_arguments() -> None:
     with pytest.raises(OptionError):
         run_match("heuristic", "random", 1, 1, game="nogame")
     assert main(["match", "heuristic", "random", "--games", "1", "--game", "nogame"]) == 2
+
+
+def _result(index: int, seed: int, a_side: str, result: str, margin: float | None) -> GameResult:
+    return GameResult(index, seed, a_side, result, 8, 100, 1.0, margin=margin)
+
+
+def test_paired_score_hand_worked() -> None:
+    """Each seed's pair is scored by who did better with the German side: the result first,
+    then the margin; an incomplete pair counts for nothing."""
+    games = [
+        _result(0, 1, "german", "soviet", 1.2),  # A as German 1.2 : B as German 0.9 -> A better
+        _result(1, 1, "soviet", "soviet", 0.9),
+        _result(2, 2, "german", "soviet", 1.0),  # equal -> half
+        _result(3, 2, "soviet", "soviet", 1.0),
+        _result(4, 3, "german", "soviet", 0.8),  # 0.8 : 1.0 -> B better
+        _result(5, 3, "soviet", "soviet", 1.0),
+        _result(6, 4, "german", "german", 3.5),  # a German win beats any Soviet win's margin
+        _result(7, 4, "soviet", "soviet", 9.0),
+        _result(8, 5, "german", "german", 9.0),  # no partner: not scored
+    ]
+    m = MatchResult("x", "y", 1, "1", {}, games, 1.0, 1, None, paired=True)
+    p = m.pairs()
+    assert (p["pairs"], p["a_better"], p["equal"], p["b_better"]) == (4, 2, 1, 1)
+    assert p["a_score"] == 0.625
+    lo, hi = p["a_score_ci95"]
+    assert lo < 0.625 < hi
+    assert m.as_dict()["paired"] == p
+    assert "A paired score 62.5%" in m.table()
+    # German key: the result outranks the margin; no margin counts as 0.
+    assert german_key(games[6]) > german_key(games[7])
+    assert german_key(_result(0, 1, "german", "draw", None)) == (1, 0.0)
+
+
+def test_paired_games_share_a_seed_and_swap_sides() -> None:
+    r = run_match("heuristic", "random", 4, 7, paired=True)
+    assert [(g.seed, g.a_side) for g in r.games] == [
+        (7, "german"),
+        (7, "soviet"),
+        (8, "german"),
+        (8, "soviet"),
+    ]
+    assert r.pairs()["pairs"] == 2
+    assert all(g.margin is None for g in r.games)  # Battle for Moscow's result is all there is
+    with pytest.raises(OptionError):
+        run_match("heuristic", "random", 3, 1, paired=True)
+    assert main(["match", "heuristic", "random", "--games", "3", "--paired"]) == 2
+
+
+def test_games_with_graded_results_give_a_margin() -> None:
+    from typhoon.games import game_module
+
+    assert game_module("tmc").result_margin is not None
+    assert game_module("mockba").result_margin is not None
+    assert game_module("bfm").result_margin is None

@@ -5,8 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from typhoon.games.tmc.victory import (
+    LEVELS,
     elimination_vp,
     end_of_game_vp,
     far_west_hexes,
@@ -16,6 +19,7 @@ from typhoon.games.tmc.victory import (
     moscow_capture_vp,
     moscow_proximity_vp,
     victory_level,
+    vp_ratio,
 )
 from typhoon.hexgrid import HexGrid
 
@@ -151,3 +155,22 @@ def test_end_of_game_vp() -> None:
     )
     assert (vp.german, vp.soviet) == (65, 10)
     assert vp.german_moscow == 50 and vp.soviet_moscow == 0
+
+
+@given(st.integers(0, 400), st.integers(0, 400), st.integers(0, 400), st.integers(0, 400))
+def test_vp_ratio_orders_games_by_level_first(g1: int, s1: int, g2: int, s2: int) -> None:
+    """§24: the level is a function of G : S; the paired-match margin (vp_ratio) must never put a
+    game of a lower level above one of a higher level, [Q67]'s zero cases included."""
+    rank1, rank2 = LEVELS.index(victory_level(g1, s1)), LEVELS.index(victory_level(g2, s2))
+    if rank1 > rank2:
+        assert vp_ratio(g1, s1) > vp_ratio(g2, s2)
+
+
+def test_result_margin_of_a_finished_game() -> None:
+    from typhoon.games.tmc.engine import new_game, result_margin
+
+    s = new_game("1")
+    s.vp = [99, 90]
+    assert result_margin(s) == pytest.approx(1.1)
+    s.vp = [5, 0]
+    assert result_margin(s) > 1e6  # German decisive ([Q67]) beats any finite ratio

@@ -4,6 +4,14 @@ confidence intervals (Wilson), every record saved, reproducible for a seed.
 Game ``i`` uses seed ``seed + i`` for the dice and derives both players' seeds from it;
 player A is German in even games and Soviet in odd ones. A game depends on nothing else,
 so a match gives the same games whatever the number of worker processes.
+
+Paired games (``paired=True``, "duplicate" scoring as in bridge): games ``2k`` and ``2k + 1``
+both use seed ``seed + k``, A German in the first and Soviet in the second, and each pair is
+scored by which player did better with the German side: the result first, then the game's
+margin (``GameModule.result_margin``, e.g. a VP ratio). Where a scenario favours one side so
+much that it wins whoever plays (The Moscow Campaign's September), the win rate is 50% for
+any two players; the paired score still measures which one plays better, and is 50% in
+expectation between equals.
 """
 
 from __future__ import annotations
@@ -26,8 +34,9 @@ from typhoon.selfplay import play_game
 SIDES = ("german", "soviet")
 
 
-def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion ``k`` of ``n`` (0..1 each end)."""
+def wilson(k: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion ``k`` of ``n`` (0..1 each end); a tie counted
+    as half a success makes ``k`` a half-integer."""
     if n <= 0:
         return (0.0, 1.0)
     p = k / n
@@ -82,6 +91,7 @@ class GameResult:
     a_times: list[float] = field(default_factory=list)
     b_times: list[float] = field(default_factory=list)
     edition: str = ""
+    margin: float | None = None  # GameModule.result_margin of the final state, if the game has one
 
     @property
     def winner(self) -> str:
@@ -103,6 +113,7 @@ def play_one(job: GameJob) -> GameResult:
     t0 = time.perf_counter()
     g = play_game(players, game=job.game, edition=job.edition, options=dict(job.options), seed=job.seed)  # type: ignore[arg-type]
     dt = time.perf_counter() - t0
+    margin_of = game_module(job.game).result_margin
     if job.records is not None:
         Record.from_game(g).save(Path(job.records) / f"game-{job.index:04d}-seed-{job.seed}.txt")
     return GameResult(
@@ -116,7 +127,15 @@ def play_one(job: GameJob) -> GameResult:
         a_times=pa.times,
         b_times=pb.times,
         edition=g.edition,
+        margin=None if margin_of is None else float(margin_of(g.state)),
     )
+
+
+def german_key(g: GameResult) -> tuple[int, float]:
+    """How well the German side did in ``g``, for comparing the two games of a pair: the result
+    (German win > draw > Soviet win), then the margin (0 where the game has none)."""
+    rank = {"german": 2, "draw": 1}.get(g.result, 0)
+    return (rank, g.margin if g.margin is not None else 0.0)
 
 
 @dataclass
@@ -130,6 +149,36 @@ class MatchResult:
     seconds: float
     jobs: int
     records: str | None
+    paired: bool = False
+
+    def pairs(self) -> dict[str, Any]:
+        """The paired score (module docstring): over the complete pairs, how often A did better
+        with the German side than B did with it in the game of the same seed."""
+        by_seed: dict[int, dict[str, GameResult]] = {}
+        for g in self.games:
+            by_seed.setdefault(g.seed, {})[g.a_side] = g
+        better = equal = worse = 0
+        for both in by_seed.values():
+            if len(both) < 2:
+                continue
+            ka, kb = german_key(both["german"]), german_key(both["soviet"])
+            if ka > kb:
+                better += 1
+            elif ka == kb:
+                equal += 1
+            else:
+                worse += 1
+        n = better + equal + worse
+        score = better + 0.5 * equal
+        lo, hi = wilson(score, n)
+        return {
+            "pairs": n,
+            "a_better": better,
+            "equal": equal,
+            "b_better": worse,
+            "a_score": round(score / n, 4) if n else None,
+            "a_score_ci95": [round(lo, 4), round(hi, 4)],
+        }
 
     def count(self, side: str | None = None) -> dict[str, int]:
         gs = [g for g in self.games if side is None or g.a_side == side]
@@ -151,7 +200,12 @@ class MatchResult:
             c_out["a_win_ci95"] = [round(lo, 4), round(hi, 4)]
             by_side[f"a_{side}"] = c_out
         lo, hi = wilson(total["a_wins"], n)
-        return {
+        extra: dict[str, Any] = {"paired": self.pairs()} if self.paired else {}
+        margins = {
+            f"a_{side}": [g.margin for g in self.games if g.a_side == side and g.margin is not None]
+            for side in SIDES
+        }
+        return extra | {
             "a": self.a,
             "b": self.b,
             "games": n,
@@ -162,6 +216,7 @@ class MatchResult:
             "a_win_ci95": [round(lo, 4), round(hi, 4)],
             "a_score": round((total["a_wins"] + 0.5 * total["draws"]) / n, 4) if n else None,
             "by_side": by_side,
+            "mean_margin": {k: round(statistics.mean(v), 4) if v else None for k, v in margins.items()},
             "edition": self.edition,
             "options": self.options,
             "seed": self.seed,
@@ -190,6 +245,22 @@ class MatchResult:
                 f"{label:<10}{n:>6}{c['a_wins']:>8}{c['draws']:>7}{c['b_wins']:>8}"
                 f"   {c['a_wins'] / n:6.1%} ({lo:.1%} - {hi:.1%})"
             )
+        if self.paired:
+            p = self.pairs()
+            if p["pairs"]:
+                lo, hi = p["a_score_ci95"]
+                rows.append("")
+                rows.append(
+                    f"paired games (same seed, sides swapped): {p['pairs']} pairs; A did better with "
+                    f"the German side in {p['a_better']}, as well in {p['equal']}, worse in {p['b_better']}"
+                )
+                rows.append(f"A paired score {p['a_score']:.1%} ({lo:.1%} - {hi:.1%})")
+        for label, side in (("German", "german"), ("Soviet", "soviet")):
+            ms = [g.margin for g in self.games if g.a_side == side and g.margin is not None]
+            if ms:
+                rows.append(
+                    f"mean margin (German side's, e.g. VP ratio) when A plays {label}: {statistics.mean(ms):.3f}"
+                )
         ta = _time_stats([t for g in self.games for t in g.a_times])
         tb = _time_stats([t for g in self.games for t in g.b_times])
         rows.append("")
@@ -232,9 +303,12 @@ def run_match(
     options: Mapping[str, str] | None = None,
     records: str | Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    paired: bool = False,
 ) -> MatchResult:
     if games < 1:
         raise OptionError("--games must be at least 1")
+    if paired and games % 2:
+        raise OptionError("--paired plays each seed twice: --games must be even")
     if jobs < 1:
         raise OptionError("--jobs must be at least 1")
     game_module(game)  # unknown names fail here, before any worker starts
@@ -245,7 +319,9 @@ def run_match(
         Path(records).mkdir(parents=True, exist_ok=True)
         out_dir = str(records)
     opts = tuple(sorted((options or {}).items()))
-    todo = [GameJob(i, seed + i, a, b, game, edition, opts, out_dir) for i in range(games)]
+    todo = [
+        GameJob(i, seed + (i // 2 if paired else i), a, b, game, edition, opts, out_dir) for i in range(games)
+    ]
     t0 = time.perf_counter()
     results: list[GameResult] = []
     for r in _run(todo, jobs):
@@ -264,6 +340,7 @@ def run_match(
         seconds=time.perf_counter() - t0,
         jobs=jobs,
         records=out_dir,
+        paired=paired,
     )
 
 
@@ -276,4 +353,4 @@ def _run(todo: list[GameJob], jobs: int) -> Iterator[GameResult]:
         yield from pool.imap_unordered(play_one, todo)
 
 
-__all__ = ["GameResult", "MatchResult", "TimedPlayer", "p95", "play_one", "run_match", "wilson"]
+__all__ = ["GameResult", "MatchResult", "TimedPlayer", "german_key", "p95", "play_one", "run_match", "wilson"]

@@ -24,6 +24,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--records", metavar="DIR", help="write every game's record to DIR")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument(
+        "--paired",
+        action="store_true",
+        help="play each seed twice, sides swapped (games 2k and 2k+1 use seed SEED+k), and also "
+        "score each pair by who did better with the first side: the result, then the game's "
+        "margin where its rules grade one (a VP ratio, a point score); 50%% between equal players "
+        "even where one side always wins",
+    )
     add_game_arguments(p)
     p.set_defaults(func=run)
 
@@ -43,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
             options=options_from(args),
             records=args.records,
             progress=progress,
+            paired=args.paired,
         )
     if args.json:
         print(json.dumps(result.as_dict(), sort_keys=True))

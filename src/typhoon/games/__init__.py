@@ -38,6 +38,10 @@ class GameModule:
     position_to_text: Callable[[Any], str]
     position_from_text: Callable[[str], Any]
     package: str = ""  # the game's package, e.g. "typhoon.games.<key>"
+    # How well the first side did in a finished game, larger better for it and consistent with
+    # the result (a VP ratio, a point score), for games whose rules grade a result; None where
+    # the result is all there is. ``engine.result_margin`` when the game defines it.
+    result_margin: Callable[[Any], float] | None = None
     # The word for an edition in this game ("edition", "scenario"): the lobby's label, and
     # every command's --edition has it as an alias (--scenario).
     edition_word: str = "edition"
@@ -86,6 +90,7 @@ def _from_package(key: str, entry: _Entry) -> GameModule:
         position_from_text=notation.position_from_text,
         package=entry.package,
         edition_word=entry.edition_word,
+        result_margin=getattr(engine, "result_margin", None),
     )
 
 

@@ -1369,6 +1369,13 @@ def victory_points(s: State) -> int:
     return total
 
 
+def result_margin(s: State) -> float:
+    """How well the German did in a finished game (larger is better for him): the seed's point
+    score, which decides the result (result_of). A match of paired games compares the two games
+    of a seed by it (typhoon.ai.match)."""
+    return float(victory_points(s))
+
+
 def result_of(s: State, score: int) -> str:
     """Seed: 1-4 Soviet victory, 6-17 German victory; 5 (option score_five, default draw) and
     scores of 0 or less (Soviet, pack Q6) are not in the seed."""

@@ -21,8 +21,9 @@ from typhoon.games.driver import Driver
 from typhoon.games.tmc import combat_phase, movement_phase, setup_phase
 from typhoon.games.tmc.actions import ACTION_TYPES, ROLLS, Action
 from typhoon.games.tmc.flow import enter_phase
-from typhoon.games.tmc.rules import DEFAULT_EDITION, Rules, load_rules
+from typhoon.games.tmc.rules import DEFAULT_EDITION, GERMAN, SOVIET, Rules, load_rules
 from typhoon.games.tmc.state import CHANCE, TERMINAL, State
+from typhoon.games.tmc.victory import vp_ratio
 
 _DRIVER: Driver[State, Action] = Driver(
     {"setup": setup_phase, "movement": movement_phase, "combat": combat_phase},
@@ -51,6 +52,13 @@ def new_game(
     enter_phase(s, events)
     _DRIVER.play_forced(s, events)
     return s
+
+
+def result_margin(s: State) -> float:
+    """How well the German did in a finished game (larger is better for him): the §24 VP ratio
+    (victory.vp_ratio), which orders games by victory level and then within a level. A match
+    of paired games compares the two games of a seed by it (typhoon.ai.match)."""
+    return vp_ratio(s.vp[GERMAN], s.vp[SOVIET])
 
 
 legal_actions = _DRIVER.legal_actions

@@ -181,6 +181,15 @@ def victory_level(german_vp: int | Fraction, soviet_vp: int | Fraction) -> str:
     return LEVELS[5]
 
 
+def vp_ratio(german_vp: int | Fraction, soviet_vp: int | Fraction) -> float:
+    """German VP per Soviet VP: the number §24's levels cut (at 1, 2, 3, 4 and 6), so ordering
+    games by it orders them by level first. [Q67]'s zero cases keep that order: 0:0 is 0 (Soviet
+    decisive), G > 0 with S = 0 is 1e9 x G (German decisive, beyond any finite ratio)."""
+    if soviet_vp:
+        return float(german_vp) / float(soviet_vp)
+    return 1e9 * float(german_vp)
+
+
 # --- On a game State (the ENGINE helper's state.py) ---------------------------------------------
 
 LEVEL_TEXT = {
