@@ -251,7 +251,7 @@ class MatchResult:
                 lo, hi = p["a_score_ci95"]
                 rows.append("")
                 rows.append(
-                    f"paired games (same seed, sides swapped): {p['pairs']} pairs; A did better with "
+                    f"paired games (same seed, sides swapped): {p['pairs']} pair{'s' * (p['pairs'] != 1)}; A did better with "
                     f"the German side in {p['a_better']}, as well in {p['equal']}, worse in {p['b_better']}"
                 )
                 rows.append(f"A paired score {p['a_score']:.1%} ({lo:.1%} - {hi:.1%})")
