@@ -74,8 +74,18 @@ def test_tmc_against_the_ai_move_by_clicking_and_see_the_reply(
             version = js(page, "G.view.version")
             end_phase(page)
             wait_js(page, f"G.view.version > {version}")
-        # The AI plays the Soviet player turn; then it is the German's decision in GT 2.
-        wait_js(page, "G.view.turn === 2 && G.view.your_turn", timeout=90_000)
+        # The AI plays the Soviet player turn; then it is the German's decision in GT 2. When a
+        # Soviet attack ends in an attacker retreat, the German routes it (§12.1: the retreating
+        # units' opponent) during the Soviet turn: the page asks, and the first route is taken.
+        for _ in range(50):
+            wait_js(page, "G.view.your_turn && !G.busy", timeout=90_000)
+            if js(page, "G.view.turn") >= 2:
+                break
+            assert js(page, "G.legal.every(a => a.kind === 'retreat')"), js(page, "G.legal.map(a => a.text)")
+            version = js(page, "G.view.version")
+            page.evaluate("() => window.typhoon.send([window.typhoon.legal[0].text])")
+            wait_js(page, f"G.view.version > {version}")
+        wait_js(page, "G.view.turn === 2 && G.view.your_turn")
         soviet = js(page, "G.view.log.filter(e => e.actor === 'soviet').map(e => e.action)")
         assert any(a.startswith(("move ", "entrain ", "rail ", "arrive ")) for a in soviet)
         assert "German to decide" in page.inner_text("#status")
