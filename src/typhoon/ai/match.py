@@ -9,7 +9,7 @@ Paired games (``paired=True``, "duplicate" scoring as in bridge): games ``2k`` a
 both use seed ``seed + k``, A German in the first and Soviet in the second, and each pair is
 scored by which player did better with the German side: the result first, then the game's
 margin (``GameModule.result_margin``, e.g. a VP ratio). Where a scenario favours one side so
-much that it wins whoever plays (The Moscow Campaign's September), the win rate is 50% for
+much that it wins whoever plays (a short opening scenario, say), the win rate is 50% for
 any two players; the paired score still measures which one plays better, and is 50% in
 expectation between equals.
 """
