@@ -1358,6 +1358,7 @@
     board.addEventListener("mousedown", (e) => {
       if (e.button !== 0 || !mapSvg() || !G.vb) return;
       G.drag = { x: e.clientX, y: e.clientY, vb: { ...G.vb }, moved: false };
+      G.dragged = false;
     });
     window.addEventListener("mousemove", (e) => {
       if (!G.drag) return;
@@ -1368,9 +1369,15 @@
       const scale = G.drag.vb.w / (board.clientWidth || 1);
       setViewBox({ ...G.drag.vb, x: G.drag.vb.x - dx * scale, y: G.drag.vb.y - dy * scale });
     });
-    window.addEventListener("mouseup", () => { setTimeout(() => { G.drag = null; }, 0); });
+    // The drag ends at once on mouseup: a drag still open when the pointer next moves (a
+    // deferred reset runs after queued input under load) panned the map under a quick second
+    // click. `dragged` tells the click that follows a drag's mouseup not to act.
+    window.addEventListener("mouseup", () => {
+      if (G.drag) G.dragged = G.drag.moved;
+      G.drag = null;
+    });
     board.addEventListener("click", (e) => {
-      if (G.drag && G.drag.moved) return;
+      if (G.dragged || (G.drag && G.drag.moved)) return;
       const [hex, unit] = pointed(e);
       activate(hex, unit);
     });
