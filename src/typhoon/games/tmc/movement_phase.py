@@ -68,12 +68,13 @@ from typhoon.games.tmc.actions import (
 from typhoon.games.tmc.combat_phase import piece
 from typhoon.games.tmc.flow import due_reinforcements, end_phase
 from typhoon.games.tmc.moving import (
+    LegMaker,
+    Legs,
     allowance,
     bits_from,
     enter_effects,
     full_hexes,
     keep_facts,
-    kept_index,
     leg_actions,
     remaining,
     remove_unit,
@@ -167,14 +168,15 @@ def may_move(s: State, u: int) -> bool:
 # -- reach of one unit -----------------------------------------------------------------------
 
 
-class Reach:
+class Reach(Legs):
     """Where one unit can end a leg: hex -> ticks left (``left``), with the path (``path``).
 
-    ``dsts`` (sorted) and ``moves`` are made at once; ``left`` and ``parent`` are made when
+    ``dsts`` (sorted) and the moves (:class:`~typhoon.games.tmc.moving.Legs`: made when first
+    read for the flood's reach, given by the reference search); ``left`` and ``parent`` are made when
     first read from the cost layers of the bitset flood (:func:`reach`), or given by the
     reference search (:func:`reach_reference`)."""
 
-    __slots__ = ("start", "_moves", "dsts", "filtered", "_left", "_parent", "_flood", "_dm", "_mk")
+    __slots__ = ("start", "_left", "_parent", "_flood")
 
     _left: dict[int, int] | None
 
@@ -187,42 +189,13 @@ class Reach:
         dsts: list[int],
         flood: _Flood | None = None,
         dm: int = -1,
-        mk: tuple[str, list[str]] | None = None,
+        mk: LegMaker | None = None,
     ):
+        super().__init__(dsts, moves, dm, mk)
         self.start = start
         self._left = left
         self._parent = parent
-        self._moves = moves
-        self.dsts = dsts
-        self.filtered: dict[int, list[Move]] = {}
         self._flood = flood
-        self._dm = dm  # the destinations as a bitset (-1: not made yet)
-        self._mk = mk  # (unit id, hex ids): what the moves are made from when first read
-
-    @property
-    def moves(self) -> list[Move]:
-        """The unit's Move to each destination, in order (made when first read)."""
-        got = self._moves
-        if got is None:
-            mk = self._mk
-            assert mk is not None
-            uid, ids = mk
-            got = self._moves = leg_actions(Move, uid, ids[self.start], ids, self.dsts, "move")
-        return got
-
-    def dmask(self) -> int:
-        """The destinations as a bitset."""
-        dm = self._dm
-        if dm < 0:
-            dm = 0
-            for d in self.dsts:
-                dm |= 1 << d
-            self._dm = dm
-        return dm
-
-    def count(self, bad: int) -> int:
-        """``len(self.without(bad))`` without making the moves."""
-        return len(self.dsts) - (self.dmask() & bad).bit_count()
 
     @property
     def left(self) -> dict[int, int]:
@@ -254,35 +227,6 @@ class Reach:
             left = self.left
             got = self._parent = {h: fl.parent_of(h) for h in left if h != self.start}
         return got
-
-    def without(self, bad: int) -> list[Move]:
-        """The moves to destinations not in ``bad`` (memoised by ``bad``: the same list
-        object each time; ``moves`` itself when no destination is in ``bad``)."""
-        got = self.filtered.get(bad)
-        if got is None:
-            if not self.dmask() & bad:
-                got = self.moves
-            else:
-                got = [m for m, d in zip(self.moves, self.dsts) if not (bad >> d) & 1]
-            self.filtered[bad] = got
-        return got
-
-    def item(self, bad: int, i: int) -> Move:
-        """``self.without(bad)[i]``, made alone if the list is not made yet."""
-        got = self.filtered.get(bad)
-        if got is not None:
-            return got[i]
-        dsts = self.dsts
-        hit = self.dmask() & bad
-        if hit:
-            i = kept_index(dsts, hit, i)
-        moves = self._moves
-        if moves is not None:
-            return moves[i]
-        mk = self._mk
-        assert mk is not None
-        uid, ids = mk
-        return _tuple_new(Move, (uid, ids[self.start], ids[dsts[i]], "move"))  # type: ignore[no-any-return]
 
     def path(self, dst: int) -> list[int]:
         out = [dst]
@@ -736,7 +680,10 @@ def _flood(s: State, u: int, f: dict[str, Any]) -> Reach:
     dmask = ((opn_w ^ notr ^ sb) | q4) & ~noend_w
     dsts = bits_from(dmask, off)
     fl = _Flood(s, f, start, budget, off, layers, q4, fc)
-    return Reach(start, None, None, None, dsts, fl, dmask << off, (rules.units[u].id, rules.grid.ids))
+    ids = rules.grid.ids
+    return Reach(
+        start, None, None, None, dsts, fl, dmask << off, (Move, rules.units[u].id, ids[start], ids, "move")
+    )
 
 
 def _spread_one_by_one(

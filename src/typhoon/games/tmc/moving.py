@@ -57,6 +57,78 @@ def leg_actions(
     return list(map(_tuple_new, repeat(cls, len(dsts)), zip(repeat(uid), repeat(src), names, repeat(kind))))
 
 
+LegMaker = tuple[type[tuple[Any, ...]], str, str, list[str], str]  # leg_actions' (cls, uid, src, ids, kind)
+
+
+class Legs:
+    """One unit's leg destinations ``dsts`` (sorted hex indices) and its actions to them
+    (``moves``), made from ``mk`` when first read; ``without(bad)`` and ``item(bad, i)`` leave
+    out the destinations in a bitset (the full hexes) without remaking or filtering them all.
+    A move's reach (movement_phase.Reach) and a rail move's (rail._RailReach) are both this."""
+
+    __slots__ = ("dsts", "_moves", "filtered", "_dm", "_mk")
+
+    def __init__(self, dsts: list[int], moves: list[Any] | None, dm: int, mk: LegMaker | None):
+        self.dsts = dsts
+        self._moves = moves
+        self.filtered: dict[int, list[Any]] = {}
+        self._dm = dm  # the destinations as a bitset (-1: not made yet)
+        self._mk = mk  # what the moves are made from when first read (None: given)
+
+    @property
+    def moves(self) -> list[Any]:
+        """The action to each destination, in order (made when first read)."""
+        got = self._moves
+        if got is None:
+            mk = self._mk
+            assert mk is not None
+            got = self._moves = leg_actions(*mk[:4], self.dsts, mk[4])
+        return got
+
+    def dmask(self) -> int:
+        """The destinations as a bitset."""
+        dm = self._dm
+        if dm < 0:
+            dm = 0
+            for d in self.dsts:
+                dm |= 1 << d
+            self._dm = dm
+        return dm
+
+    def count(self, bad: int) -> int:
+        """``len(self.without(bad))`` without making the moves."""
+        return len(self.dsts) - (self.dmask() & bad).bit_count()
+
+    def without(self, bad: int) -> list[Any]:
+        """The actions to destinations not in ``bad`` (memoised by ``bad``: the same list
+        object each time; ``moves`` itself when no destination is in ``bad``)."""
+        got = self.filtered.get(bad)
+        if got is None:
+            if not self.dmask() & bad:
+                got = self.moves
+            else:
+                got = [m for m, d in zip(self.moves, self.dsts) if not (bad >> d) & 1]
+            self.filtered[bad] = got
+        return got
+
+    def item(self, bad: int, i: int) -> Any:
+        """``self.without(bad)[i]``, made alone if the list is not made yet."""
+        got = self.filtered.get(bad)
+        if got is not None:
+            return got[i]
+        dsts = self.dsts
+        hit = self.dmask() & bad
+        if hit:
+            i = kept_index(dsts, hit, i)
+        moves = self._moves
+        if moves is not None:
+            return moves[i]
+        mk = self._mk
+        assert mk is not None
+        cls, uid, src, ids, kind = mk
+        return _tuple_new(cls, (uid, src, ids[dsts[i]], kind))
+
+
 def full_hexes(s: State) -> int:
     """Hexes holding the stacking limit (a move, retreat or advance may not end there, §10).
     Kept in the state cache with the list of those hexes; keep_facts carries it past a move."""

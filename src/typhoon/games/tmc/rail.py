@@ -27,12 +27,12 @@ from typhoon.games.driver import LazyPart
 from typhoon.games.tmc.actions import Action, Arrive, Detrain, Entrain, RailMove
 from typhoon.games.tmc.flow import due_reinforcements
 from typhoon.games.tmc.moving import (
+    LegMaker,
+    Legs,
     allowance,
     bits_from,
     full_hexes,
     keep_facts,
-    kept_index,
-    leg_actions,
     remaining,
 )
 from typhoon.games.tmc.rules import ENTRAIN_LIMIT, GERMAN, RAIL_TICKS_PER_HEX, SOVIET, STACK_LIMIT, TICKS
@@ -127,66 +127,15 @@ def may_detrain(s: State, u: int) -> bool:
     )
 
 
-class _RailReach:
+class _RailReach(Legs):
     """One entrained unit's rail destinations (hex -> rail hexes travelled) and its actions
     (``moves``, made when first read)."""
 
-    __slots__ = ("dist", "_moves", "dsts", "filtered", "_dm", "_mk")
+    __slots__ = ("dist",)
 
-    def __init__(self, dist: dict[int, int], dsts: list[int], mk: tuple[str, str, list[str]]):
+    def __init__(self, dist: dict[int, int], dsts: list[int], mk: LegMaker):
+        super().__init__(dsts, None, -1, mk)
         self.dist = dist
-        self._moves: list[Action] | None = None
-        self.dsts = dsts
-        self.filtered: dict[int, list[Action]] = {}
-        self._dm = -1  # the destinations as a bitset (-1: not made yet)
-        self._mk = mk  # (unit id, source hex id, hex ids)
-
-    @property
-    def moves(self) -> list[Action]:
-        got = self._moves
-        if got is None:
-            uid, src, ids = self._mk
-            got = self._moves = leg_actions(RailMove, uid, src, ids, self.dsts, "railmove")
-        return got
-
-    def dmask(self) -> int:
-        dm = self._dm
-        if dm < 0:
-            dm = 0
-            for d in self.dsts:
-                dm |= 1 << d
-            self._dm = dm
-        return dm
-
-    def count(self, bad: int) -> int:
-        """``len(self.without(bad))`` without making the moves."""
-        return len(self.dsts) - (self.dmask() & bad).bit_count()
-
-    def item(self, bad: int, i: int) -> Action:
-        """``self.without(bad)[i]``, made alone if the list is not made yet."""
-        got = self.filtered.get(bad)
-        if got is not None:
-            return got[i]
-        dsts = self.dsts
-        hit = self.dmask() & bad
-        if hit:
-            i = kept_index(dsts, hit, i)
-        moves = self._moves
-        if moves is not None:
-            return moves[i]
-        uid, src, ids = self._mk
-        return _tuple_new(RailMove, (uid, src, ids[dsts[i]], "railmove"))  # type: ignore[no-any-return]
-
-    def without(self, bad: int) -> list[Action]:
-        """The rail moves to destinations not in ``bad`` (memoised by ``bad``)."""
-        got = self.filtered.get(bad)
-        if got is None:
-            if not self.dmask() & bad:
-                got = self.moves
-            else:
-                got = [m for m, d in zip(self.moves, self.dsts) if not (bad >> d) & 1]
-            self.filtered[bad] = got
-        return got
 
 
 def _reach(s: State, u: int) -> _RailReach:
@@ -230,7 +179,7 @@ def _reach(s: State, u: int) -> _RailReach:
     uid = s.rules.units[u].id
     src = ids[start]
     dsts = sorted(dist)
-    got = cache[key] = _RailReach(dist, dsts, (uid, src, ids))
+    got = cache[key] = _RailReach(dist, dsts, (RailMove, uid, src, ids, "railmove"))
     return got
 
 
