@@ -22,6 +22,15 @@ from typhoon.games.tmc.rules import GERMAN, SOVIET, STACK_LIMIT
 from typhoon.games.tmc.state import MOVE, OFF, RELOCATE, State
 
 
+def _random_step(s: State, rng: random.Random) -> State:
+    """``s`` after a uniformly random chance outcome or legal action."""
+    if s.is_chance:
+        outs = chance_outcomes(s)
+        return apply_unchecked(s, outs[rng.randrange(len(outs))][0])
+    acts = legal_actions(s)
+    return apply_unchecked(s, acts[rng.randrange(len(acts))])
+
+
 def _compare_units(s: State) -> int:
     """Compare the flood with the reference for every unit that may move now (cold caches)."""
     t = s.copy()
@@ -92,8 +101,7 @@ def _walk(
     n = compared = flipped = 0
     while not s.is_terminal and n < limit:
         if s.is_chance:
-            outs = chance_outcomes(s)
-            s = apply_unchecked(s, outs[rng.randrange(len(outs))][0])
+            s = _random_step(s, rng)
         else:
             if s.phase_spec.kind == "movement" and s.step == MOVE and n % every == 0:
                 compared += _compare_units(s)
@@ -248,12 +256,7 @@ def test_overrun_candidates_memo_sees_entraining() -> None:
     rng = random.Random(2)
     s = new_game("1")
     while not (s.phase_spec.kind == "movement" and s.side == SOVIET and s.step == MOVE):
-        if s.is_chance:
-            outs = chance_outcomes(s)
-            s = apply_unchecked(s, outs[rng.randrange(len(outs))][0])
-        else:
-            acts = legal_actions(s)
-            s = apply_unchecked(s, acts[rng.randrange(len(acts))])
+        s = _random_step(s, rng)
     legal_actions(s)
     grid = s.rules.grid
     targets = grid.expand(s.occ[SOVIET]) & s.occ[1 - SOVIET]
@@ -304,12 +307,7 @@ def test_relocation_hexes_equal_reference(scenario: str, seed: int, options: dic
             ]
             assert rail.relocation_hexes(s) == want
             seen += 1
-        if s.is_chance:
-            outs = chance_outcomes(s)
-            s = apply_unchecked(s, outs[rng.randrange(len(outs))][0])
-        else:
-            acts = legal_actions(s)
-            s = apply_unchecked(s, acts[rng.randrange(len(acts))])
+        s = _random_step(s, rng)
     assert seen > 100
 
 
@@ -323,8 +321,7 @@ def test_one_hex_in_mud_equals_reference() -> None:
     seen: set[tuple[int, int]] = set()
     while not s.is_terminal:
         if s.is_chance:
-            outs = chance_outcomes(s)
-            s = apply_unchecked(s, outs[rng.randrange(len(outs))][0])
+            s = _random_step(s, rng)
             continue
         mud = s.turn >= 6 and s.side == 0 and s.phase_spec.kind == "movement" and s.step == MOVE
         if mud and ((s.turn, s.phase) not in seen or rng.random() < 0.05):
@@ -352,12 +349,7 @@ def test_flood_with_less_than_one_mp(ticks: int) -> None:
     rng = random.Random(5)
     s = new_game("1")
     while not (s.phase_spec.kind == "movement" and s.step == MOVE):
-        if s.is_chance:
-            outs = chance_outcomes(s)
-            s = apply_unchecked(s, outs[rng.randrange(len(outs))][0])
-        else:
-            acts = legal_actions(s)
-            s = apply_unchecked(s, acts[rng.randrange(len(acts))])
+        s = _random_step(s, rng)
     compared = 0
     for u in s.rules.side_units[s.side]:
         t = s.copy()
