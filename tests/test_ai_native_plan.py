@@ -13,7 +13,7 @@ import pytest
 from typhoon.game import CHANCE, Game
 from typhoon.games.bfm import native
 from typhoon.games.bfm.ai import HeuristicPlayer, SearchConfig, SearchPlayer
-from typhoon.games.bfm.ai.board import approach_cost, approach_cost_py
+from typhoon.games.bfm.ai.board import approach_cost, approach_cost_py, board_of, planner_input
 from typhoon.games.bfm.ai.heuristic import scorer_for
 from typhoon.games.bfm.ai.movement import plan_moves
 from typhoon.games.bfm.ai.native_plan import native_plan
@@ -132,3 +132,27 @@ def test_native_approach_cost_equals_python(edition: str) -> None:
         limit = (40, 14, 7, 3)[k % 4]
         want = approach_cost_py(rules, sources, blocked, limit)
         assert approach_cost(rules, sources, blocked, limit) == want
+
+
+def test_planner_tables_refuse_bad_input_with_typed_errors() -> None:
+    """The native planner's loader: a missing key, a list of the wrong length and a value of the
+    wrong type each raise a Python error (no crash, no tables); the board's own input loads."""
+    b = board_of(Game("bfm", seed=1).state.rules)
+    good = planner_input(b)
+    core = native.core_module()
+    assert core.plan_tables(good) is not None
+    missing = {k: v for k, v in good.items() if k != "mcost"}
+    with pytest.raises(KeyError, match="mcost"):
+        core.plan_tables(missing)
+    for key in ("nmask", "shift_german", "probs"):
+        with pytest.raises(ValueError, match=f"{key}: .* values expected"):
+            core.plan_tables({**good, key: good[key][:-1]})
+    for key, bad in (
+        ("mcost", ["x"] * good["size"]),
+        ("probs", [None] * 42),
+        ("river", [1.5] * good["size"]),
+    ):
+        with pytest.raises(TypeError):
+            core.plan_tables({**good, key: bad})
+    with pytest.raises(TypeError):
+        core.plan_tables([])

@@ -117,30 +117,33 @@ def planner_tables(b: Board) -> Any:
     got = _TABLES.get(id(b))
     if got is not None and got[0] is b:
         return got[1]
+    t = native.core_module().plan_tables(planner_input(b))
+    _TABLES[id(b)] = (b, t)
+    return t
+
+
+def planner_input(b: Board) -> dict[str, Any]:
+    """What :func:`planner_tables` hands the native core: the board's tables as plain values."""
     rules = b.rules
     grid = rules.map.grid
     size = grid.size
     for p in b.probs:
         if tuple(p) != RESULTS:
             raise ValueError("combat results outside the board's RESULTS")
-    t = native.core_module().plan_tables(
-        {
-            "size": size,
-            "nmask": list(b.nmask),
-            "within1": [grid.within(h, 1) if grid.ids[h] else 0 for h in range(size)],
-            "within2": [grid.within(h, 2) if grid.ids[h] else 0 for h in range(size)],
-            "river": list(b.river),
-            "moscow": b.moscow_mask,
-            "city": b.city_mask,
-            "forest": rules.map.forest_mask,
-            "shift_german": list(b.shift[GERMAN]),
-            "shift_soviet": list(b.shift[SOVIET]),
-            "mcost": list(b.mcost),
-            "probs": [p[r] for p in b.probs for r in RESULTS],
-        }
-    )
-    _TABLES[id(b)] = (b, t)
-    return t
+    return {
+        "size": size,
+        "nmask": list(b.nmask),
+        "within1": [grid.within(h, 1) if grid.ids[h] else 0 for h in range(size)],
+        "within2": [grid.within(h, 2) if grid.ids[h] else 0 for h in range(size)],
+        "river": list(b.river),
+        "moscow": b.moscow_mask,
+        "city": b.city_mask,
+        "forest": rules.map.forest_mask,
+        "shift_german": list(b.shift[GERMAN]),
+        "shift_soviet": list(b.shift[SOVIET]),
+        "mcost": list(b.mcost),
+        "probs": [p[r] for p in b.probs for r in RESULTS],
+    }
 
 
 def approach_cost(rules: Rules, sources: int, blocked: int, limit: int = 40) -> list[int]:
@@ -183,4 +186,13 @@ def approach_cost_py(rules: Rules, sources: int, blocked: int, limit: int = 40) 
     return cost
 
 
-__all__ = ["GERMAN", "SOVIET", "Board", "approach_cost", "approach_cost_py", "board_of", "planner_tables"]
+__all__ = [
+    "GERMAN",
+    "SOVIET",
+    "Board",
+    "approach_cost",
+    "approach_cost_py",
+    "board_of",
+    "planner_input",
+    "planner_tables",
+]

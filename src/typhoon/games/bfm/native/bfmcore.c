@@ -2638,74 +2638,62 @@ static int pl_mask(PyObject *d, const char *key, BS *out) {
     return v ? pl_bs(v, out) : -1;
 }
 
-/* a sequence of n ints (n <= cap) or of n floats */
-static int pl_ints(PyObject *d, const char *key, int *out, int n) {
+/* d[key] as a fast sequence of exactly n items (a new reference), or NULL with the error set */
+static PyObject *pl_seq(PyObject *d, const char *key, int n) {
     PyObject *v = pl_get(d, key);
     if (!v)
-        return -1;
+        return NULL;
     PyObject *f = PySequence_Fast(v, "a list is expected");
-    if (!f)
-        return -1;
-    if (PySequence_Fast_GET_SIZE(f) != n) {
+    if (f && PySequence_Fast_GET_SIZE(f) != n) {
         Py_DECREF(f);
         PyErr_Format(PyExc_ValueError, "%s: %d values expected", key, n);
-        return -1;
+        return NULL;
     }
-    for (int i = 0; i < n; i++) {
+    return f;
+}
+
+/* a sequence of n ints, of n floats, of n hex sets */
+static int pl_ints(PyObject *d, const char *key, int *out, int n) {
+    PyObject *f = pl_seq(d, key, n);
+    if (!f)
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
         long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
-        if (x == -1 && PyErr_Occurred()) {
-            Py_DECREF(f);
-            return -1;
-        }
-        out[i] = (int)x;
+        if (x == -1 && PyErr_Occurred())
+            rc = -1;
+        else
+            out[i] = (int)x;
     }
     Py_DECREF(f);
-    return 0;
+    return rc;
 }
 
 static int pl_doubles(PyObject *d, const char *key, double *out, int n) {
-    PyObject *v = pl_get(d, key);
-    if (!v)
-        return -1;
-    PyObject *f = PySequence_Fast(v, "a list is expected");
+    PyObject *f = pl_seq(d, key, n);
     if (!f)
         return -1;
-    if (PySequence_Fast_GET_SIZE(f) != n) {
-        Py_DECREF(f);
-        PyErr_Format(PyExc_ValueError, "%s: %d values expected", key, n);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
         double x = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(f, i));
-        if (x == -1.0 && PyErr_Occurred()) {
-            Py_DECREF(f);
-            return -1;
-        }
-        out[i] = x;
+        if (x == -1.0 && PyErr_Occurred())
+            rc = -1;
+        else
+            out[i] = x;
     }
     Py_DECREF(f);
-    return 0;
+    return rc;
 }
 
 static int pl_masks(PyObject *d, const char *key, BS *out, int n) {
-    PyObject *v = pl_get(d, key);
-    if (!v)
-        return -1;
-    PyObject *f = PySequence_Fast(v, "a list is expected");
+    PyObject *f = pl_seq(d, key, n);
     if (!f)
         return -1;
-    if (PySequence_Fast_GET_SIZE(f) != n) {
-        Py_DECREF(f);
-        PyErr_Format(PyExc_ValueError, "%s: %d values expected", key, n);
-        return -1;
-    }
-    for (int i = 0; i < n; i++)
-        if (pl_bs(PySequence_Fast_GET_ITEM(f, i), &out[i]) < 0) {
-            Py_DECREF(f);
-            return -1;
-        }
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = pl_bs(PySequence_Fast_GET_ITEM(f, i), &out[i]) < 0 ? -1 : 0;
     Py_DECREF(f);
-    return 0;
+    return rc;
 }
 
 static void pl_free(PyObject *cap) { free(PyCapsule_GetPointer(cap, PLAN_CAPSULE)); }
